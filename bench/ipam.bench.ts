@@ -1,0 +1,155 @@
+/**
+ * IPAM benchmark (issue 6): loads 10,000 prefixes and 100,000 IP addresses through the bulk API
+ * (1,000 objects per request, every address placed under its closest parent), then times on one
+ * connection: 1,000-address list pages, `contains` / `within` filters over the 10,000 prefixes,
+ * and available-ips on an empty /8 and on a nearly full /16, with statements per request.
+ *
+ * Data: 10.0.0.0/8 > 99 /16 > 9,898 /24 (100 per /16), 11.0.0.0/8 (empty) and 172.16.0.0/16;
+ * 65,000 addresses fill 172.16.0.0/16 from the bottom (534 free, all at the top: the worst case
+ * for finding free space), 35,000 go 100 per /24 into 350 of the /24s. Between the load and the
+ * reads the tables are vacuumed and analysed, as autovacuum would do after such a load.
+ *
+ * Usage: npm run bench:ipam -- --db=postgres   (pglite | postgres | mysql)
+ */
+import { createConnection } from 'mysql2/promise';
+import { Client } from 'pg';
+import { args, BenchDb, benchDatabase, peakRssMb, percentile, requester, Response, round, startServer } from './support';
+
+type Obj = Record<string, any>;
+
+const TARGETS: Record<string, string> = {
+  'bulk create 1,000 addresses': '<= 1000 ms',
+  'page of 1,000 addresses': '<= 40 ms median',
+  'contains=<address> over 10,000 prefixes': '<= 10 ms',
+  'within=<a /16> over 10,000 prefixes': '<= 10 ms',
+  'available-ips, empty /8': '<= 50 ms',
+  'available-ips, nearly full /16': '<= 50 ms',
+};
+
+async function main(): Promise<void> {
+  const a = args();
+  const kind = (a.db ?? 'postgres') as BenchDb;
+  const port = Number(a.port ?? 18556);
+  const env = await benchDatabase(kind, 'netkeel_bench_ipam');
+  const vacuum = kind === 'pglite' ? null : vacuumer(kind, env.DATABASE_URL);
+  const server = await startServer(env, port);
+  const one = requester(port, 1);
+  const rows: string[] = [];
+  const ok = (r: Response, status: number) => {
+    if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
+    return r;
+  };
+  /** The request's statements, read from the statement counter around it. */
+  const measured = async (method: string, path: string, body?: unknown, status = 200) => {
+    const before = Number((await one('GET', '/api/status/')).headers['x-statement-count']);
+    const r = ok(await one(method, path, body), status);
+    return { r, statements: Number(r.headers['x-statement-count']) - before - 1 };
+  };
+  const report = (name: string, times: number[], statements: number[]) => {
+    const stmt = Math.min(...statements) === Math.max(...statements) ? String(statements[0]) : `${Math.min(...statements)}-${Math.max(...statements)}`;
+    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} | ${stmt} | ${TARGETS[name] ?? ''} |`);
+    process.stdout.write(`${name}: median ${round(percentile(times, 50))} ms\n`);
+  };
+  const timed = async (name: string, paths: string[], method = 'GET', body?: () => unknown, status = 200) => {
+    for (const p of paths.slice(0, 3)) await measured(method, p, body?.(), status); // warm up
+    const times: number[] = [];
+    const statements: number[] = [];
+    for (const p of paths) {
+      const { r, statements: n } = await measured(method, p, body?.(), status);
+      times.push(r.ms);
+      statements.push(n);
+    }
+    report(name, times, statements);
+  };
+
+  try {
+    // ---- load ----
+    const slash24: string[] = [];
+    for (let x = 0; x < 99; x++) for (let y = 0; y < 100; y++) slash24.push(`10.${x}.${y}.0/24`);
+    slash24.splice(-2);
+    const prefixes = [
+      '10.0.0.0/8',
+      '11.0.0.0/8',
+      '172.16.0.0/16',
+      ...Array.from({ length: 99 }, (_, x) => `10.${x}.0.0/16`),
+      ...slash24,
+    ].map((prefix, i) => ({ prefix, status: 'Active', type: prefix.endsWith('/24') || prefix === '172.16.0.0/16' ? 'network' : 'container', description: `p${i}` }));
+    const loadTimes: number[] = [];
+    const loadStatements: number[] = [];
+    const t0 = Date.now();
+    for (let i = 0; i < prefixes.length; i += 1000) {
+      const { r, statements } = await measured('POST', '/api/ipam/prefixes/', prefixes.slice(i, i + 1000), 201);
+      loadTimes.push(r.ms);
+      loadStatements.push(statements);
+    }
+    process.stdout.write(`loaded ${prefixes.length} prefixes in ${Date.now() - t0} ms\n`);
+    report('bulk create 1,000 prefixes', loadTimes, loadStatements);
+
+    const addresses: string[] = [];
+    for (let n = 1; n <= 65000; n++) addresses.push(`172.16.${n >> 8}.${n & 255}/16`);
+    for (const p of slash24.slice(0, 350)) for (let h = 1; h <= 100; h++) addresses.push(p.replace(/0\/24$/, `${h}/24`));
+    const ipTimes: number[] = [];
+    const ipStatements: number[] = [];
+    const t1 = Date.now();
+    for (let i = 0; i < addresses.length; i += 1000) {
+      const body = addresses.slice(i, i + 1000).map((address) => ({ address, status: 'Active', namespace: 'Global' }));
+      const { r, statements } = await measured('POST', '/api/ipam/ip-addresses/', body, 201);
+      ipTimes.push(r.ms);
+      ipStatements.push(statements);
+    }
+    process.stdout.write(`loaded ${addresses.length} addresses in ${Date.now() - t1} ms\n`);
+    report('bulk create 1,000 addresses', ipTimes, ipStatements);
+
+    // Fresh bulk-loaded tables have no statistics and no visibility map yet; autovacuum would
+    // fix that within a minute of the load. Do it now so the reads measure the steady state.
+    if (vacuum) {
+      const t2 = Date.now();
+      await vacuum();
+      process.stdout.write(`VACUUM/ANALYZE after the load: ${Date.now() - t2} ms\n`);
+    }
+
+    // ---- reads, one connection ----
+    const id = async (p: string) => (JSON.parse(ok(await one('GET', `/api/ipam/prefixes/?prefix=${p}`), 200).body) as Obj).results[0].id as string;
+    const offsets = Array.from({ length: 30 }, (_, i) => (i * 3331) % 99000);
+    await timed('page of 1,000 addresses', offsets.map((o) => `/api/ipam/ip-addresses/?limit=1000&offset=${o}`));
+    await timed('page of 1,000 prefixes', offsets.map((o) => `/api/ipam/prefixes/?limit=1000&offset=${o % 9000}`));
+    await timed('contains=<address> over 10,000 prefixes', offsets.map((o, i) => `/api/ipam/prefixes/?contains=10.${i % 99}.${o % 100}.7`));
+    await timed('within=<a /16> over 10,000 prefixes', offsets.map((_, i) => `/api/ipam/prefixes/?within=10.${(i * 7) % 99}.0.0/16`));
+    await timed('network__net_contains_or_equals over 10,000 prefixes', offsets.map((_, i) => `/api/ipam/prefixes/?network__net_contains_or_equals=10.${i % 99}.${i}.0/24`));
+    await timed('host__net_host_contained=<a /24> over 100,000 addresses', offsets.map((_, i) => `/api/ipam/ip-addresses/?host__net_host_contained=${slash24[i * 10]}`));
+    const empty8 = await id('11.0.0.0/8');
+    const full16 = await id('172.16.0.0/16');
+    await timed('available-ips, empty /8', offsets.map(() => `/api/ipam/prefixes/${empty8}/available-ips/`));
+    await timed('available-ips, nearly full /16', offsets.map(() => `/api/ipam/prefixes/${full16}/available-ips/`));
+    await timed('allocate 1 address, nearly full /16', offsets.slice(0, 20).map(() => `/api/ipam/prefixes/${full16}/available-ips/`), 'POST', () => ({ status: 'Active' }), 201);
+    const ten8 = await id('10.0.0.0/8');
+    await timed('available-prefixes, /8 with 99 children', offsets.slice(0, 20).map(() => `/api/ipam/prefixes/${ten8}/available-prefixes/`));
+
+    process.stdout.write(`\n## netkeel IPAM on ${kind}: ${prefixes.length} prefixes, ${addresses.length} addresses\n\n`);
+    process.stdout.write(`| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
+    process.stdout.write(`server peak RSS: ${peakRssMb(server.pid!)} MB\n`);
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+/** What autovacuum does after a bulk load: statistics (and, on PostgreSQL, the visibility map). */
+function vacuumer(kind: BenchDb, url: string): () => Promise<void> {
+  return async () => {
+    if (kind === 'postgres') {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      await c.query('VACUUM ANALYZE');
+      await c.end();
+    } else {
+      const c = await createConnection({ uri: url });
+      await c.query('ANALYZE TABLE `ipam_prefix`, `ipam_ipaddress`');
+      await c.end();
+    }
+  };
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e.stack ?? e}\n`);
+  process.exit(1);
+});

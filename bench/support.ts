@@ -1,0 +1,91 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createConnection } from 'mysql2/promise';
+
+export type BenchDb = 'pglite' | 'postgres' | 'mysql';
+
+export const ADMIN_TOKEN = 'be0cbe0cbe0cbe0cbe0cbe0cbe0cbe0cbe0cbe0c';
+
+/** Parses `--db=<kind>` and friends. */
+export function args(): Record<string, string> {
+  return Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+}
+
+/** A fresh database for the benchmark: a temp PGlite dir, or a recreated database on a server. */
+export async function benchDatabase(kind: BenchDb, name: string): Promise<Record<string, string>> {
+  if (kind === 'pglite') return { DATA_DIR: `/tmp/${name}-${process.pid}` };
+  if (kind === 'postgres') {
+    const base = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const c = new Client({ connectionString: base });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`);
+    await c.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return { DATABASE_URL: url.toString() };
+  }
+  const base = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+  const c = await createConnection({ uri: base });
+  await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await c.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await c.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.toString() };
+}
+
+/** Starts the built server (dist/src/main.js) as a child process, so its own RSS can be read. */
+export function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'bench-password', SUPERUSER_API_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'error', EXPOSE_STATEMENT_COUNT: 'true' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout!.on('data', (b: Buffer) => b.toString().includes('listening on') && resolve(child));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+/** Peak resident set size of a process, in MB (Linux VmHWM). */
+export function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+export interface Response {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  ms: number;
+}
+
+export function requester(port: number, sockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  return (method: string, path: string, body?: unknown): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const start = process.hrtime.bigint();
+      const req = http.request(
+        { host: '127.0.0.1', port, method, path, agent, headers: { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers, ms: Number(process.hrtime.bigint() - start) / 1e6 }));
+        },
+      );
+      req.on('error', reject);
+      if (data) req.write(data);
+      req.end();
+    });
+}
+
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+export const round = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,33 @@
+import { INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule, AppOptions } from './app.module';
+import { pipelineMiddleware } from './core/http/pipeline.middleware';
+import { setupDocs } from './core/http/openapi';
+import { AppLogger } from './core/http/app-logger';
+
+const LEVELS: Record<string, LogLevel[]> = {
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  log: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+/** Creates the configured application (used by main.ts, the tests and the benchmarks). */
+export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_LEVEL): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(opts), {
+    bodyParser: false,
+    logger: new AppLogger(LEVELS[logLevel] ?? LEVELS.info),
+    abortOnError: false,
+  });
+  app.set('trust proxy', 'loopback');
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE));
+  setupDocs(app);
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,43 @@
+import { loadSettings, SettingsError } from './settings';
+
+describe('settings', () => {
+  it('applies the documented defaults', () => {
+    const s = loadSettings({});
+    expect(s).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      PAGINATE_COUNT: 50,
+      MAX_PAGE_SIZE: 1000,
+      STRICT_FILTERING: true,
+      EXEMPT_VIEW_PERMISSIONS: [],
+      LOG_LEVEL: 'info',
+    });
+    expect(s.DATABASE_URL).toBeUndefined();
+  });
+
+  it('parses values from the environment', () => {
+    const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db' });
+    expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0 });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PAGINATE_COUNT', '0'],
+    ['MAX_PAGE_SIZE', '-1'],
+    ['STRICT_FILTERING', 'maybe'],
+    ['DATABASE_URL', 'oracle://x'],
+    ['EXEMPT_VIEW_PERMISSIONS', 'dcim'],
+    ['SUPERUSER_API_TOKEN', 'not-hex'],
+    ['SECRET_KEY', 'short'],
+    ['LOG_LEVEL', 'chatty'],
+  ])('stops on a bad %s, naming it', (name, value) => {
+    expect(() => loadSettings({ [name]: value })).toThrow(SettingsError);
+    expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('needs a superuser name with a superuser password', () => {
+    expect(() => loadSettings({ SUPERUSER_PASSWORD: 'long-enough-password' })).toThrow(/SUPERUSER_NAME/);
+  });
+});

@@ -1,0 +1,136 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  const v = String(value).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value;
+};
+const toList = ({ value }: { value: unknown }) =>
+  value === undefined
+    ? undefined
+    : String(value)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+/**
+ * Every setting netkeel reads from the environment, validated once at boot.
+ * Nothing else in the code reads process.env (DESIGN.md rule 7).
+ */
+export class Settings {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 8080;
+
+  @IsString() @MinLength(1)
+  HOST = '127.0.0.1';
+
+  /** postgres://… or mysql://…; unset means the embedded PGlite database in DATA_DIR. */
+  @IsOptional() @IsString() @Matches(/^(postgres|postgresql|mysql|mariadb):\/\/.+/, {
+    message: 'DATABASE_URL must start with postgres://, postgresql://, mysql:// or mariadb://',
+  })
+  DATABASE_URL?: string;
+
+  /** Data directory of the embedded database; "memory://" keeps it in memory (tests). */
+  @IsString() @MinLength(1)
+  DATA_DIR = './data';
+
+  @Transform(toInt) @IsInt() @Min(1)
+  PAGINATE_COUNT = 50;
+
+  @Transform(toInt) @IsInt() @Min(0)
+  MAX_PAGE_SIZE = 1000;
+
+  @Transform(toBool) @IsBoolean()
+  STRICT_FILTERING = true;
+
+  /** `app.model` entries or `*`. */
+  @Transform(toList) @IsString({ each: true }) @Matches(/^(\*|[a-z_]+\.[a-z_]+)$/, {
+    each: true,
+    message: 'EXEMPT_VIEW_PERMISSIONS entries must be "*" or "app_label.model_name"',
+  })
+  EXEMPT_VIEW_PERMISSIONS: string[] = [];
+
+  @IsOptional() @IsString() @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters long' })
+  SECRET_KEY?: string;
+
+  @IsOptional() @IsString() @Matches(/^[\w.@+-]{1,150}$/, { message: 'SUPERUSER_NAME must be 1-150 letters, digits or @.+-_' })
+  SUPERUSER_NAME?: string;
+
+  @IsOptional() @IsString()
+  SUPERUSER_EMAIL?: string;
+
+  @IsOptional() @IsString() @MinLength(8, { message: 'SUPERUSER_PASSWORD must be at least 8 characters long' })
+  SUPERUSER_PASSWORD?: string;
+
+  @IsOptional() @IsString() @Matches(/^[0-9a-f]{40}$/, { message: 'SUPERUSER_API_TOKEN must be 40 lower-case hexadecimal characters' })
+  SUPERUSER_API_TOKEN?: string;
+
+  @IsIn(['error', 'warn', 'info', 'log', 'debug', 'verbose'])
+  LOG_LEVEL = 'info';
+
+  /** Largest request body accepted, in bytes. */
+  @Transform(toInt) @IsInt() @Min(1024)
+  MAX_BODY_SIZE = 10 * 1024 * 1024;
+
+  /** How long definitions that rarely change (custom fields) are cached; another process's change shows within it. */
+  @Transform(toInt) @IsInt() @Min(0)
+  DEFINITION_CACHE_SECONDS = 2;
+
+  /** Benchmarking aid: every response carries X-Statement-Count, the server's running count of SQL statements. */
+  @Transform(toBool) @IsBoolean()
+  EXPOSE_STATEMENT_COUNT = false;
+
+  /** Largest external identity message the intake endpoint accepts, in bytes. */
+  @Transform(toInt) @IsInt() @Min(1024)
+  IDENTITY_MAX_MESSAGE_BYTES = 64 * 1024;
+
+  /** Upper bound, in milliseconds, on any single SQL statement a request runs (0 = none). */
+  @Transform(toInt) @IsInt() @Min(0)
+  STATEMENT_TIMEOUT_MS = 30000;
+}
+
+export class SettingsError extends Error {}
+
+const KNOWN = Object.keys(new Settings());
+
+/** Reads and validates the settings from an environment map; throws naming each bad variable. */
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const raw: Record<string, unknown> = {};
+  for (const key of [...KNOWN, 'DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN']) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const settings = plainToInstance(Settings, raw, { exposeDefaultValues: true });
+  const errors = validateSync(settings, { forbidUnknownValues: false });
+  if (errors.length) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')} (got ${JSON.stringify(raw[e.property])})`);
+    throw new SettingsError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (settings.SUPERUSER_PASSWORD && !settings.SUPERUSER_NAME) {
+    throw new SettingsError('Invalid configuration:\n  SUPERUSER_NAME: required when SUPERUSER_PASSWORD is set');
+  }
+  return settings;
+}
+
+export type DatabaseKind = 'pglite' | 'postgres' | 'mysql';
+
+export function databaseKind(settings: Settings): DatabaseKind {
+  if (!settings.DATABASE_URL) return 'pglite';
+  return /^(mysql|mariadb):/.test(settings.DATABASE_URL) ? 'mysql' : 'postgres';
+}

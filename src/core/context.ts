@@ -1,0 +1,98 @@
+import type { Db, Executor } from '../database/db';
+import type { Settings } from '../config/settings';
+import type { ResourceRegistry } from './resource/registry';
+import type { ResourceDefinition } from './resource/definition';
+import type { Constraint } from './resource/fields';
+
+export type Action = 'view' | 'add' | 'change' | 'delete';
+
+export interface AuthUser {
+  id: string;
+  username: string;
+  is_active: boolean;
+  is_superuser: boolean;
+  is_staff?: boolean;
+  /**
+   * From when the registered user status providers must be consulted for this user (null:
+   * never; the stored `is_active` alone decides). Stored with the user, so the common case
+   * costs no statement beyond loading the credential.
+   */
+  statusCheckAfter: Date | null;
+}
+
+export interface Principal {
+  user: AuthUser | null;
+  /** How the request authenticated. */
+  via: 'token' | 'session' | 'basic' | null;
+  /** Token requests: may the token write? */
+  writeEnabled: boolean;
+  tokenId?: string;
+}
+
+export const ANONYMOUS: Principal = { user: null, via: null, writeEnabled: false };
+
+/**
+ * Decides what a principal may do: `null` means every object, `[]` nothing, otherwise the
+ * objects matching any one of the constraint sets (the filter language).
+ */
+export interface PermissionResolver {
+  constraints(principal: Principal, objectType: string, action: Action): Promise<Constraint[] | null>;
+}
+
+/** Everything one request carries through the engine. */
+export class RequestContext {
+  /** Per-request memo (custom field definitions, permission scopes). */
+  readonly cache = new Map<string, unknown>();
+
+  constructor(
+    readonly db: Db,
+    readonly settings: Settings,
+    readonly registry: ResourceRegistry,
+    readonly permissions: PermissionResolver,
+    readonly principal: Principal,
+    readonly apiVersion: string,
+    readonly baseUrl: string,
+    readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get exec(): Executor {
+    return this.db;
+  }
+
+  url(path: string): string {
+    return `${this.baseUrl}${path}`;
+  }
+
+  detailUrl(def: ResourceDefinition, id: string): string {
+    return `${this.baseUrl}/api/${def.app}/${def.slug}/${id}/`;
+  }
+
+  private readonly listUrls = new Map<ResourceDefinition, string>();
+
+  listUrl(def: ResourceDefinition): string {
+    let url = this.listUrls.get(def);
+    if (!url) {
+      url = `${this.baseUrl}/api/${def.app}/${def.slug}/`;
+      this.listUrls.set(def, url);
+    }
+    return url;
+  }
+
+  /** Compares API versions ("2.10" > "2.4"). */
+  versionAtLeast(v: string): boolean {
+    return compareVersions(this.apiVersion, v) >= 0;
+  }
+
+  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (this.cache.has(key)) return this.cache.get(key) as T;
+    const p = load();
+    this.cache.set(key, p);
+    return p;
+  }
+}
+
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number);
+  const [bm, bn] = b.split('.').map(Number);
+  return am - bm || an - bn;
+}

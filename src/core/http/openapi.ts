@@ -1,0 +1,177 @@
+import type { INestApplication } from '@nestjs/common';
+import { SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
+import { NETKEEL_VERSION } from '../../version';
+import { ResourceDefinition, objectType } from '../resource/definition';
+import type { Field } from '../resource/fields';
+import { ResourceRegistry } from '../resource/registry';
+import { writable } from '../resource/serialize/input';
+import { DEFAULT_VERSION } from './versioning';
+
+type Schema = Record<string, unknown>;
+
+const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+const REF = { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, object_type: { type: 'string' }, url: { type: 'string', format: 'uri' } } };
+const WRITE_REF = { oneOf: [{ type: 'string', format: 'uuid' }, { type: 'string', description: 'URL or natural key' }, { type: 'object', description: 'attributes identifying one object' }] };
+
+function scalarSchema(f: Field): Schema {
+  switch (f.kind) {
+    case 'scalar': {
+      const base: Schema = {
+        string: { type: 'string' },
+        text: { type: 'string' },
+        uuid: { type: 'string', format: 'uuid' },
+        integer: { type: 'integer' },
+        decimal: { type: 'string', format: 'decimal' },
+        boolean: { type: 'boolean' },
+        date: { type: 'string', format: 'date' },
+        datetime: { type: 'string', format: 'date-time' },
+        json: {},
+      }[f.type] as Schema;
+      const s: Schema = { ...base };
+      if (f.maxLength) s.maxLength = f.maxLength;
+      if (f.minValue !== undefined) s.minimum = f.minValue;
+      if (f.maxValue !== undefined) s.maximum = f.maxValue;
+      if (f.nullable) s.nullable = true;
+      if (f.help) s.description = f.help;
+      if (f.choices) return { type: 'object', properties: { value: { enum: f.choices.map((c) => c[0]) }, label: { type: 'string' } } };
+      return s;
+    }
+    case 'fk':
+      return f.nullable ? { ...REF, nullable: true } : REF;
+    case 'gfk':
+      return { ...REF, nullable: true };
+    case 'm2m':
+      return f.single ? { ...REF, nullable: true } : { type: 'array', items: REF };
+    case 'contentTypes':
+      return { type: 'array', items: { type: 'string' } };
+    case 'count':
+      return { type: 'integer', readOnly: true };
+    case 'computed':
+    case 'composite':
+      return f.schema;
+  }
+}
+
+function writeSchema(f: Field): Schema {
+  if (f.kind === 'fk') return f.nullable ? { ...WRITE_REF, nullable: true } : WRITE_REF;
+  if (f.kind === 'm2m') return f.single ? { ...WRITE_REF, nullable: true } : { type: 'array', items: WRITE_REF };
+  if (f.kind === 'scalar' && f.choices) return { enum: f.choices.map((c) => c[0]) };
+  return scalarSchema(f);
+}
+
+function schemas(def: ResourceDefinition): Record<string, Schema> {
+  const name = pascal(def.model);
+  const read: Record<string, Schema> = {
+    id: { type: 'string', format: 'uuid' },
+    object_type: { type: 'string', example: objectType(def) },
+    display: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    natural_slug: { type: 'string' },
+  };
+  if (def.tree) read.tree_depth = { type: 'integer', nullable: true };
+  const write: Record<string, Schema> = { id: { type: 'string', format: 'uuid', description: 'optional on create' } };
+  const required: string[] = [];
+  for (const f of Object.values(def.fields)) {
+    if (!f.writeOnly) read[f.name] = scalarSchema(f);
+    if (writable(f)) {
+      if (f.kind === 'gfk') {
+        write[`${f.name}_type`] = { type: 'string' };
+        write[`${f.name}_id`] = { type: 'string', format: 'uuid' };
+      } else write[f.name] = writeSchema(f);
+      if (f.required) required.push(f.name);
+    }
+  }
+  read.created = { type: 'string', format: 'date-time' };
+  read.last_updated = { type: 'string', format: 'date-time' };
+  if (def.features.includes('notes')) read.notes_url = { type: 'string', format: 'uri' };
+  if (def.features.includes('customFields')) read.custom_fields = write.custom_fields = { type: 'object' };
+  return {
+    [name]: { type: 'object', properties: read },
+    [`Writable${name}`]: { type: 'object', properties: write, required },
+  };
+}
+
+function paths(def: ResourceDefinition): Record<string, Schema> {
+  const name = pascal(def.model);
+  const ref = { $ref: `#/components/schemas/${name}` };
+  const wref = { $ref: `#/components/schemas/Writable${name}` };
+  const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
+  const tags = [def.app];
+  const filters = Object.values(def.fields)
+    .filter((f) => f.filter !== false && ['scalar', 'fk', 'm2m', 'contentTypes'].includes(f.kind))
+    .map((f) => ({ name: f.name, in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true }));
+  const listParams = [
+    { name: 'limit', in: 'query', schema: { type: 'integer' } },
+    { name: 'offset', in: 'query', schema: { type: 'integer' } },
+    { name: 'sort', in: 'query', schema: { type: 'string' } },
+    { name: 'depth', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 10, default: 0 } },
+    { name: 'q', in: 'query', schema: { type: 'string' } },
+    { name: 'id', in: 'query', schema: { type: 'array', items: { type: 'string', format: 'uuid' } }, explode: true },
+    ...filters,
+  ];
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+  const list: Schema = {
+    get: {
+      tags,
+      operationId: `${def.app}_${def.slug}_list`,
+      parameters: listParams,
+      responses: {
+        200: json({ type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: ref } } }),
+      },
+    },
+  };
+  const detail: Schema = {
+    parameters: [idParam],
+    get: { tags, operationId: `${def.app}_${def.slug}_retrieve`, parameters: [{ name: 'depth', in: 'query', schema: { type: 'integer' } }], responses: { 200: json(ref) } },
+  };
+  if (!def.readOnly) {
+    Object.assign(list, {
+      post: { tags, operationId: `${def.app}_${def.slug}_create`, requestBody: json({ oneOf: [wref, { type: 'array', items: wref }] }), responses: { 201: json(ref) } },
+      put: { tags, operationId: `${def.app}_${def.slug}_bulk_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } },
+      patch: { tags, operationId: `${def.app}_${def.slug}_bulk_partial_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } },
+      delete: { tags, operationId: `${def.app}_${def.slug}_bulk_destroy`, requestBody: json({ type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }), responses: { 204: { description: 'deleted' } } },
+    });
+    Object.assign(detail, {
+      put: { tags, operationId: `${def.app}_${def.slug}_update`, requestBody: json(wref), responses: { 200: json(ref) } },
+      patch: { tags, operationId: `${def.app}_${def.slug}_partial_update`, requestBody: json(wref), responses: { 200: json(ref) } },
+      delete: { tags, operationId: `${def.app}_${def.slug}_destroy`, responses: { 204: { description: 'deleted' } } },
+    });
+  }
+  return { [`/api/${def.app}/${def.slug}/`]: list, [`/api/${def.app}/${def.slug}/{id}/`]: detail };
+}
+
+/** The OpenAPI document, derived from the resource definitions plus the special controllers Nest knows. */
+export function buildOpenApi(app: INestApplication, registry: ResourceRegistry): OpenAPIObject {
+  const scanned = SwaggerModule.createDocument(app, {
+    openapi: '3.0.3',
+    info: { title: 'netkeel API', version: DEFAULT_VERSION, description: `netkeel ${NETKEEL_VERSION}: a Nautobot 2.x compatible REST API.` },
+  } as never);
+  const generated: Record<string, Schema> = {};
+  const components: Record<string, Schema> = {};
+  for (const def of registry.all()) {
+    Object.assign(generated, paths(def));
+    Object.assign(components, schemas(def));
+  }
+  // Scanned routes of the generated controllers are replaced; special endpoints below them (intake, history, notes) stay.
+  const keep = Object.fromEntries(Object.entries(scanned.paths ?? {}).filter(([p]) => !generated[p] && !generated[`${p}/`]));
+  return {
+    ...scanned,
+    paths: { ...keep, ...generated } as OpenAPIObject['paths'],
+    components: {
+      ...(scanned.components ?? {}),
+      schemas: { ...(scanned.components?.schemas ?? {}), ...components } as never,
+      securitySchemes: { tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' } },
+    },
+    security: [{ tokenAuth: [] }],
+  };
+}
+
+/** Swagger UI at /api/docs/, the document at /api/swagger.json (and .yaml). */
+export function setupDocs(app: INestApplication): void {
+  const registry = app.get(ResourceRegistry);
+  SwaggerModule.setup('api/docs', app, () => buildOpenApi(app, registry), {
+    jsonDocumentUrl: 'api/swagger.json',
+    yamlDocumentUrl: 'api/swagger.yaml',
+    customSiteTitle: 'netkeel API',
+  });
+}

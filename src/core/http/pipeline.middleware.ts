@@ -1,0 +1,67 @@
+import type { NextFunction, Response } from 'express';
+import { HttpResult } from '../resource/errors';
+import type { NkRequest } from './request';
+import { negotiateVersion } from './versioning';
+
+/**
+ * Runs before routing for every request: the trailing-slash redirect (302, query kept), API
+ * version negotiation (the API-Version header on every response after it) and reading the raw
+ * body within the size limit. Errors are answered in the same JSON shape as the exception filter.
+ */
+export function pipelineMiddleware(maxBodySize: number) {
+  return (req: NkRequest, res: Response, next: NextFunction) => {
+    const url = req.originalUrl;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if ((path === '/api' || path.startsWith('/api/')) && !path.endsWith('/') && !isStaticAsset(path)) {
+      res.redirect(302, `${path}/${q === -1 ? '' : url.slice(q)}`);
+      return;
+    }
+    res.setHeader('Vary', 'Accept');
+    try {
+      req.apiVersion = negotiateVersion(req.headers.accept, req.query);
+    } catch (e) {
+      const r = e as HttpResult;
+      res.status(r.status).json(r.body);
+      return;
+    }
+    res.setHeader('API-Version', req.apiVersion);
+    readBody(req, res, next, maxBodySize);
+  };
+}
+
+/** Files (the OpenAPI document, Swagger UI assets) are not API resources and take no slash. */
+function isStaticAsset(path: string): boolean {
+  return /\.[a-z0-9]+$/i.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
+function readBody(req: NkRequest, res: Response, next: NextFunction, limit: number): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    res.status(413).json({ detail: `Request body is larger than the limit of ${limit} bytes.` });
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let failed = false;
+  req.on('data', (c: Buffer) => {
+    if (failed) return;
+    size += c.length;
+    if (size > limit) {
+      failed = true;
+      res.status(413).json({ detail: `Request body is larger than the limit of ${limit} bytes.` });
+      req.resume();
+      return;
+    }
+    chunks.push(c);
+  });
+  req.on('end', () => {
+    if (failed) return;
+    req.rawBody = Buffer.concat(chunks);
+    next();
+  });
+  req.on('error', (err) => {
+    if (!failed) next(err);
+  });
+}

@@ -1,0 +1,78 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
+import type { Response } from 'express';
+import { map, Observable } from 'rxjs';
+import { SETTINGS } from '../../config/settings.module';
+import type { Settings } from '../../config/settings';
+import { Db } from '../../database/db';
+import { ApiResponse } from './api-response';
+import { apiPage, HTML_CSP } from './html';
+import { negotiateFormat } from './negotiation';
+import { baseUrl, NkRequest } from './request';
+
+/**
+ * Applies the status and headers a handler asked for (handlers never touch the response), and
+ * renders JSON as the browsable HTML page when a browser asks for text/html.
+ */
+@Injectable()
+export class ResponseInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(SETTINGS) private readonly settings: Settings,
+    private readonly db: Db,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const res = context.switchToHttp().getResponse<Response>();
+    const req = context.switchToHttp().getRequest<NkRequest>();
+    return next.handle().pipe(
+      map((value) => {
+        if (this.settings.EXPOSE_STATEMENT_COUNT) res.setHeader('X-Statement-Count', String(this.db.statements));
+        let body = value;
+        if (value instanceof ApiResponse) {
+          res.status(value.status);
+          for (const [k, v] of Object.entries(value.headers)) res.setHeader(k, v);
+          body = value.body;
+        }
+        if (body instanceof StreamableFile || res.getHeader('Content-Type') || !wantsHtml(req)) return body;
+        return this.html(req, res, body);
+      }),
+    );
+  }
+
+  private html(req: NkRequest, res: Response, body: unknown): string {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', HTML_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    const headers: Record<string, string> = {};
+    for (const h of ['Allow', 'API-Version', 'Vary']) {
+      const v = res.getHeader(h);
+      if (v !== undefined) headers[h] = String(v);
+    }
+    headers['Content-Type'] = 'application/json';
+    return apiPage(body, {
+      title: titleOf(req.path),
+      method: req.method,
+      path: req.originalUrl,
+      status: res.statusCode,
+      origin: baseUrl(req),
+      username: req.principal?.user?.username,
+      csrf: (req as NkRequest & { csrf?: string }).csrf,
+      headers,
+    });
+  }
+}
+
+/** The browsable page only for browsers: an Accept that prefers text/html (or ?format=api). */
+export function wantsHtml(req: NkRequest): boolean {
+  try {
+    return negotiateFormat(req.headers.accept, req.query?.format, true) === 'html';
+  } catch {
+    return false;
+  }
+}
+
+function titleOf(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  const last = parts.filter((p) => !/^[0-9a-f-]{36}$/i.test(p)).pop() ?? 'api';
+  const t = last === 'api' ? 'API Root' : last.replace(/-/g, ' ');
+  return t.charAt(0).toUpperCase() + t.slice(1) + (parts.length && /^[0-9a-f-]{36}$/i.test(parts[parts.length - 1]) ? ' (detail)' : '');
+}

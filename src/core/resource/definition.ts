@@ -1,0 +1,174 @@
+import type { Executor, Row } from '../../database/db';
+import type { RequestContext } from '../context';
+import type { FieldErrors } from './errors';
+import type { Constraint, Field } from './fields';
+
+export type Feature = 'tags' | 'customFields' | 'notes' | 'changes' | 'relationships' | 'locations' | 'statuses' | 'roles';
+
+/** What a model rule or hook sees of one object being written. */
+export interface WriteState {
+  /** True for POST, false for PUT/PATCH. */
+  readonly create: boolean;
+  /** The stored row before this write (updates only). */
+  readonly existing: Row | null;
+  /** Column values after the write (stored values merged with the request's). */
+  readonly values: Row;
+  /** Names of the API fields the request set. */
+  readonly touched: ReadonlySet<string>;
+  /** The rows of related objects for foreign keys, as the write will store them. */
+  related(fieldName: string): Row | null;
+  /** The set of target ids of a many-to-many field after the write (undefined: unchanged). */
+  m2m(fieldName: string): string[] | undefined;
+}
+
+export interface WriteContext {
+  readonly ctx: RequestContext;
+  readonly exec: Executor;
+}
+
+export interface UniqueTogether {
+  fields: string[];
+  /** Error text (or a function of the conflicting values); defaults to "The fields a, b must make a unique set." */
+  message?: string | ((values: unknown[]) => string);
+  /** Field to report under (default non_field_errors). */
+  field?: string;
+  /** Treat NULLs as equal (a root-level duplicate is still a duplicate). */
+  nullsEqual?: boolean;
+  /**
+   * The stored columns compared (default: the fields' columns), when a composite field stores
+   * more than the key (a prefix's key is namespace, length and network, not its text). Put the
+   * most selective column last: rows of a batch that agree on the others share one IN list.
+   */
+  columns?: string[];
+}
+
+export interface DisplayHelpers {
+  /** Loaded row of a foreign key listed in `displayUses`. */
+  related(fieldName: string): Row | null;
+  /** Names of the ancestors of a tree object, root first. */
+  ancestors: string[];
+}
+
+/** A filter that is not derived from a field: compiled by the definition itself. */
+export interface CustomFilter {
+  /** Lookups that may follow the name (e.g. `n`); '' is the bare name. */
+  lookups?: string[];
+  /** Several values OR together unless `and` is true. */
+  compile: (values: unknown[], lookup: string, helpers: CustomFilterHelpers) => Promise<import('../../database/sql').Sql> | import('../../database/sql').Sql;
+  /** Values are booleans. */
+  boolean?: boolean;
+}
+
+export interface CustomFilterHelpers {
+  alias: string;
+  ctx: RequestContext;
+  exec: Executor;
+  def: ResourceDefinition;
+  col(column: string): import('../../database/sql').Sql;
+  /** `query`: a query parameter; `constraint`: a permission constraint or attribute reference. */
+  mode: 'query' | 'constraint';
+  /** Raise a 400 for this parameter. */
+  invalid(message: string): never;
+  /**
+   * UUIDs or names of objects of a model -> their ids, as foreign-key filters resolve them: in
+   * a query among the objects the requester may view, a value matching nothing being a 400; in
+   * a constraint among all objects (a constraint must not depend on the requester's own scope,
+   * which it may be computing), a value matching nothing matching nothing.
+   */
+  resolveIds(target: ResourceDefinition, values: unknown[]): Promise<string[]>;
+  /** Compiles another filter of the same model (custom filters built from others). */
+  term(key: string, values: unknown[]): Promise<import('../../database/sql').Sql | null>;
+}
+
+export interface ResourceDefinition {
+  /** App (URL segment) and, unless `appLabel` says otherwise, first half of object_type. */
+  app: string;
+  /** Django app label when it differs from the URL app (groups live at /api/users/ as auth.group). */
+  appLabel?: string;
+  /** Django-style model name: second half of object_type and of permission names. */
+  model: string;
+  /** URL segment of the list endpoint. */
+  slug: string;
+  table: string;
+  /** TypeORM entity that declares the storage. */
+  entity: Function;
+  verboseName: string;
+  verboseNamePlural: string;
+  description?: string;
+  fields: Record<string, Field>;
+  /** Fields of the natural key; foreign keys expand into the target's natural key. */
+  naturalKey: string[];
+  /** Default ordering: field or column names, `-` for descending; `id` is always appended. */
+  ordering: string[];
+  display: (row: Row, h: DisplayHelpers) => string;
+  /** Foreign keys whose rows display (or natural_slug) needs. */
+  displayUses?: string[];
+  /** Free-text `q` search: fields matched case-insensitively (contains). */
+  search?: string[];
+  features: Feature[];
+  /** Tree model: the self-referencing foreign key. */
+  tree?: { parent: string };
+  uniqueTogether?: UniqueTogether[];
+  /** Model rules (Nautobot's clean()): return field errors. */
+  rules?: (state: WriteState, w: WriteContext) => Promise<FieldErrors | void> | FieldErrors | void;
+  /**
+   * Model rules that need the whole batch at once (one lookup for all objects, e.g. parents);
+   * runs after `rules` on the objects without errors, before uniqueness. May set `values`.
+   * Returns errors aligned with the states.
+   */
+  validateBatch?: (states: WriteState[], w: WriteContext) => Promise<(FieldErrors | void)[] | void>;
+  /** Computes stored columns that derive from others (natural sort keys, parents), before insert/update. */
+  beforeSave?: (states: WriteState[], w: WriteContext) => Promise<void> | void;
+  /** Runs inside the write transaction after rows are saved (re-parenting, cascades). */
+  afterSave?: (ids: string[], w: WriteContext, states: WriteState[]) => Promise<void> | void;
+  /** Runs inside the delete transaction before rows are deleted. */
+  beforeDelete?: (rows: Row[], w: WriteContext) => Promise<void> | void;
+  afterDelete?: (rows: Row[], w: WriteContext) => Promise<void> | void;
+  /** Filters that are not fields. */
+  filters?: Record<string, CustomFilter>;
+  /** Filter names that stand for a path (`tenant_group` -> `tenant__tenant_group`). */
+  filterAliases?: Record<string, string>;
+  /** Which methods the API offers. */
+  readOnly?: boolean;
+  /** Actions for which HTTP Basic credentials are accepted (token provisioning). */
+  basicAuth?: ('view' | 'add')[];
+  /** Never readable without a permission, even under EXEMPT_VIEW_PERMISSIONS. */
+  neverExempt?: boolean;
+  /** A generic foreign key whose target's view scope this model's objects share (notes). */
+  scopeVia?: string;
+  /** Restrict every read and write to a base scope (tokens: own tokens only). */
+  baseScope?: (ctx: RequestContext) => Constraint | null;
+  /** Stored columns that no field writes (natural sort keys, computed parents); beforeSave sets them. */
+  extraColumns?: string[];
+  /** Storage types of composite and extra columns (default string). */
+  columnTypes?: Record<string, import('../../database/dialect').ColumnType>;
+}
+
+export type ResourceInput = Omit<ResourceDefinition, 'fields' | 'verboseName' | 'verboseNamePlural' | 'features'> & {
+  fields: Record<string, Field>;
+  verboseName?: string;
+  verboseNamePlural?: string;
+  features?: Feature[];
+};
+
+/** Declares a model once; the engine derives routes, filters, depth, CSV and OpenAPI from it. */
+export function defineResource(input: ResourceInput): ResourceDefinition {
+  const def: ResourceDefinition = {
+    verboseName: input.model.replace(/_/g, ' '),
+    verboseNamePlural: input.slug.replace(/-/g, ' '),
+    features: [],
+    ...input,
+  } as ResourceDefinition;
+  for (const [name, f] of Object.entries(def.fields)) {
+    f.name = name;
+    if (f.kind === 'scalar' && !f.column) f.column = name;
+    if (f.kind === 'fk' && !f.column) f.column = `${name}_id`;
+    if (f.kind === 'gfk') {
+      if (!f.typeColumn) f.typeColumn = `${name}_type`;
+      if (!f.idColumn) f.idColumn = `${name}_id`;
+    }
+  }
+  return def;
+}
+
+export const objectType = (def: ResourceDefinition) => `${def.appLabel ?? def.app}.${def.model}`;

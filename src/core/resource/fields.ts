@@ -1,0 +1,266 @@
+import type { ColumnType } from '../../database/dialect';
+import type { Executor, Row } from '../../database/db';
+import type { ResourceDefinition } from './definition';
+import type { RequestContext } from '../context';
+
+export type Choices = readonly (readonly [value: string | number, label: string])[];
+export type Constraint = Record<string, unknown>;
+export type VersionRange = { min?: string; max?: string };
+
+interface BaseField {
+  /** Filled in by defineResource from the key of the `fields` map. */
+  name: string;
+  label?: string;
+  help?: string;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  /** Required on create (and PUT). */
+  required?: boolean;
+  /** API versions in which the field exists. */
+  versions?: VersionRange;
+  /** Declared filter: true (lookups from the kind), false (not filterable). */
+  filter?: boolean;
+  /** May be used with ?sort= */
+  sortable?: boolean;
+  /** Sort by these stored columns (e.g. address bytes for an address shown as text). */
+  sortColumns?: string[];
+  /** API versions in which the field is shown on read (default: all in which it exists); write-only elsewhere. */
+  readVersions?: VersionRange;
+}
+
+export type ScalarType = 'string' | 'text' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid';
+
+export interface ScalarField extends BaseField {
+  kind: 'scalar';
+  type: ScalarType;
+  column: string;
+  nullable?: boolean;
+  /** Strings: the empty string is accepted (default: unless required). */
+  blank?: boolean;
+  maxLength?: number;
+  minValue?: number;
+  maxValue?: number;
+  maxDigits?: number;
+  decimalPlaces?: number;
+  default?: unknown | (() => unknown);
+  /** A choice field: reads as {value, label}, writes by value. */
+  choices?: Choices;
+  /** Extra validation on the parsed value; returns an error message. */
+  validate?: (value: any) => string | undefined;
+  /** Normalisation applied after parsing (e.g. lower-case). */
+  normalize?: (value: any) => any;
+  /** Unique across the table; the message names the model and field. */
+  unique?: boolean;
+  /** Immutable after create. */
+  immutable?: string;
+}
+
+export interface ForeignKeyField extends BaseField {
+  kind: 'fk';
+  target: () => ResourceDefinition;
+  column: string;
+  nullable?: boolean;
+  onDelete: 'protect' | 'cascade' | 'setNull';
+  /** Filters by this field include the target's descendants (tree models). */
+  tree?: boolean;
+  /** Restricts which target objects may be assigned (limit_choices_to), in the filter language. */
+  limit?: (owner: ResourceDefinition) => Constraint;
+  /** Immutable after create: the message given on change. */
+  immutable?: string;
+  /** The id to use when the field is omitted on create (e.g. the Global namespace). */
+  default?: (w: import('./definition').WriteContext) => Promise<string | null>;
+  /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug. */
+  relatedName?: string;
+}
+
+export interface ManyToManyField extends BaseField {
+  kind: 'm2m';
+  target: () => ResourceDefinition;
+  /** `discriminator`: a column holding the owner's object_type (generic through tables such as tags). */
+  through: { table: string; source: string; target: string; discriminator?: string };
+  /** Writable through this field (otherwise read-only, managed elsewhere). */
+  writable?: boolean;
+  limit?: (owner: ResourceDefinition) => Constraint;
+  /** Repeated filter values AND together (objects having all of them), as for tags. */
+  filterAll?: boolean;
+  /** Shown and written as one object (or null) instead of a list: a legacy single-valued view of the set. */
+  single?: boolean;
+  /** Filters by this field include the target's descendants (tree models). */
+  tree?: boolean;
+  /** Name of the reverse relation on the target, for filters; default the owner's slug. */
+  relatedName?: string;
+}
+
+/** A many-to-many to content types (`app_label.model` strings). */
+export interface ContentTypesField extends BaseField {
+  kind: 'contentTypes';
+  through: { table: string; source: string };
+  /** Which models may be listed (a feature name or predicate over definitions). */
+  allowed: (def: ResourceDefinition) => boolean;
+  /** Several filter values: objects enabled for all of them (default) or for any. */
+  filterAny?: boolean;
+}
+
+export interface GenericForeignKeyField extends BaseField {
+  kind: 'gfk';
+  typeColumn: string;
+  idColumn: string;
+  nullable?: boolean;
+  allowed?: (def: ResourceDefinition) => boolean;
+}
+
+/** A count of other objects pointing here, on root representations only. */
+export interface CountField extends BaseField {
+  kind: 'count';
+  /** object_type of the counted model and the foreign key on it that points here. */
+  model: string;
+  via: string;
+}
+
+/** A read-only value computed from the row (and context). */
+export interface ComputedField extends BaseField {
+  kind: 'computed';
+  columns: string[];
+  schema: OpenApiSchema;
+  read: (row: Row, ctx: RequestContext) => unknown;
+  /** Shown on nested representations too (default true). */
+  nested?: boolean;
+  /** Values for a whole batch of rows at once (one statement per page), by id; `read` is then unused. */
+  load?: (rows: Row[], ctx: RequestContext, exec: Executor) => Promise<Map<string, unknown>>;
+}
+
+/**
+ * A field stored in several columns with its own parse and read (an IP prefix written as
+ * CIDR and stored as network/broadcast/length bytes).
+ */
+export interface CompositeField extends BaseField {
+  kind: 'composite';
+  columns: string[];
+  schema: OpenApiSchema;
+  read: (row: Row, ctx: RequestContext) => unknown;
+  /** Returns column values or an error message. */
+  parse: (value: unknown) => Record<string, unknown> | string;
+  nullable?: boolean;
+  immutable?: string;
+}
+
+export type Field =
+  | ScalarField
+  | ForeignKeyField
+  | ManyToManyField
+  | ContentTypesField
+  | GenericForeignKeyField
+  | CountField
+  | ComputedField
+  | CompositeField;
+
+export type OpenApiSchema = Record<string, unknown>;
+
+type Opts<F> = Partial<Omit<F, 'kind' | 'name'>>;
+
+const scalar = (type: ScalarType, o: Opts<ScalarField> = {}): ScalarField => ({
+  kind: 'scalar',
+  name: '',
+  column: '',
+  type,
+  filter: true,
+  sortable: true,
+  ...o,
+});
+
+export const HEX_COLOR = /^[0-9a-f]{6}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Field helpers used by resource definitions. */
+export const field = {
+  string: (o: Opts<ScalarField> = {}) => scalar('string', o),
+  text: (o: Opts<ScalarField> = {}) => scalar('text', o),
+  integer: (o: Opts<ScalarField> = {}) => scalar('integer', o),
+  decimal: (o: Opts<ScalarField> = {}) => scalar('decimal', o),
+  boolean: (o: Opts<ScalarField> = {}) => scalar('boolean', { default: false, ...o }),
+  date: (o: Opts<ScalarField> = {}) => scalar('date', o),
+  datetime: (o: Opts<ScalarField> = {}) => scalar('datetime', o),
+  json: (o: Opts<ScalarField> = {}) => scalar('json', { filter: false, sortable: false, ...o }),
+  uuid: (o: Opts<ScalarField> = {}) => scalar('uuid', o),
+  choice: (choices: Choices, o: Opts<ScalarField> = {}) => scalar(typeof choices[0]?.[0] === 'number' ? 'integer' : 'string', { choices, ...o }),
+  color: (o: Opts<ScalarField> = {}) =>
+    scalar('string', {
+      normalize: (v: string) => v.toLowerCase(),
+      validate: (v: string) => (v === '' || HEX_COLOR.test(v) ? undefined : 'Enter a valid hexadecimal RGB color code.'),
+      ...o,
+    }),
+  email: (o: Opts<ScalarField> = {}) =>
+    scalar('string', { validate: (v: string) => (v === '' || EMAIL.test(v) ? undefined : 'Enter a valid email address.'), ...o }),
+  foreignKey: (target: () => ResourceDefinition, o: Opts<ForeignKeyField> = {}): ForeignKeyField => ({
+    kind: 'fk',
+    name: '',
+    column: '',
+    target,
+    onDelete: o.nullable ? 'setNull' : 'protect',
+    filter: true,
+    sortable: true,
+    ...o,
+  }),
+  manyToMany: (target: () => ResourceDefinition, through: ManyToManyField['through'], o: Opts<ManyToManyField> = {}): ManyToManyField => ({
+    kind: 'm2m',
+    name: '',
+    target,
+    through,
+    filter: true,
+    ...o,
+  }),
+  contentTypes: (through: ContentTypesField['through'], allowed: ContentTypesField['allowed'], o: Opts<ContentTypesField> = {}): ContentTypesField => ({
+    kind: 'contentTypes',
+    name: '',
+    through,
+    allowed,
+    filter: true,
+    ...o,
+  }),
+  genericForeignKey: (o: Opts<GenericForeignKeyField> = {}): GenericForeignKeyField => ({
+    kind: 'gfk',
+    name: '',
+    typeColumn: '',
+    idColumn: '',
+    filter: true,
+    ...o,
+  }),
+  count: (model: string, via: string, o: Opts<CountField> = {}): CountField => ({
+    kind: 'count',
+    name: '',
+    model,
+    via,
+    readOnly: true,
+    filter: false,
+    ...o,
+  }),
+  computed: (columns: string[], schema: OpenApiSchema, read: ComputedField['read'], o: Opts<ComputedField> = {}): ComputedField => ({
+    kind: 'computed',
+    name: '',
+    columns,
+    schema,
+    read,
+    readOnly: true,
+    filter: false,
+    ...o,
+  }),
+  composite: (o: Omit<CompositeField, 'kind' | 'name'>): CompositeField => ({ kind: 'composite', name: '', filter: false, ...o }),
+};
+
+/** Storage type of a scalar field's column. */
+export function columnType(f: ScalarField): ColumnType {
+  switch (f.type) {
+    case 'string':
+      return 'string';
+    case 'text':
+      return 'text';
+    case 'uuid':
+      return 'uuid';
+    default:
+      return f.type;
+  }
+}
+
+export const isRelation = (f: Field): f is ForeignKeyField | ManyToManyField | GenericForeignKeyField =>
+  f.kind === 'fk' || f.kind === 'm2m' || f.kind === 'gfk';
+export const isManyValued = (f: Field) => f.kind === 'm2m' || f.kind === 'contentTypes';

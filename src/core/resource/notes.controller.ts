@@ -1,0 +1,57 @@
+import { Controller, Get, Post, Req } from '@nestjs/common';
+import { RequirePermission } from '../auth/decorators';
+import { ApiResponse } from '../http/api-response';
+import { ContextFactory } from '../http/context.factory';
+import { NkRequest, parseBody } from '../http/request';
+import { objectType, ResourceDefinition } from './definition';
+import { NotFoundError, ValidationError } from './errors';
+import { toQuery } from './query/params';
+import { ResourceRegistry } from './registry';
+import { ResourceService } from './resource.service';
+
+export const NOTE_TYPE = 'extras.note';
+
+/**
+ * `/api/<app>/<model>/<id>/notes/` for every model with the notes feature: the notes of one
+ * object (paginated like any list), and adding one. Reading needs `extras.view_note` and
+ * adding `extras.add_note`; either way the object itself must be visible to the requester.
+ */
+@Controller('api/:app/:model/:id/notes')
+export class NotesController {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly service: ResourceService,
+    private readonly contexts: ContextFactory,
+  ) {}
+
+  private target(req: NkRequest): { def: ResourceDefinition; notes: ResourceDefinition } {
+    const def = this.registry.forApp(String(req.params.app)).find((d) => d.slug === req.params.model);
+    const notes = this.registry.get(NOTE_TYPE);
+    if (!def || !notes || !def.features.includes('notes')) throw new NotFoundError();
+    return { def, notes };
+  }
+
+  @Get()
+  @RequirePermission('extras.view_note')
+  async list(@Req() req: NkRequest) {
+    const { def, notes } = this.target(req);
+    const ctx = this.contexts.create(req);
+    const obj = await this.service.findOne(ctx, ctx.db, def, String(req.params.id), 'view');
+    const q = toQuery(req.query);
+    q.set('assigned_object_type', [objectType(def)]);
+    q.set('assigned_object_id', [String(obj.id)]);
+    return this.service.list(ctx, notes, q, req.path);
+  }
+
+  @Post()
+  @RequirePermission('extras.add_note')
+  async create(@Req() req: NkRequest) {
+    const { def, notes } = this.target(req);
+    const ctx = this.contexts.create(req);
+    const body = parseBody(req, false);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError({ note: ['This field is required.'] });
+    const obj = await this.service.findOne(ctx, ctx.db, def, String(req.params.id), 'view');
+    const input = { ...(body as Record<string, unknown>), assigned_object_type: objectType(def), assigned_object_id: String(obj.id) };
+    return new ApiResponse(201, await this.service.create(ctx, notes, input, toQuery(req.query)));
+  }
+}

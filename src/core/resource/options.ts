@@ -1,0 +1,94 @@
+import type { RequestContext } from '../context';
+import { objectType, ResourceDefinition } from './definition';
+import type { Field } from './fields';
+import { writable } from './serialize/input';
+import { scopeConstraints } from './query/scope';
+
+type Info = Record<string, unknown>;
+
+function titleCase(s: string): string {
+  return s.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\bIp\b/g, 'IP').replace(/\bVrf/g, 'VRF').replace(/\bVlan/g, 'VLAN');
+}
+
+function fieldInfo(ctx: RequestContext, f: Field): Info | null {
+  const info: Info = {};
+  const readOnly = !writable(f);
+  const lbl = f.label ?? f.name.replace(/_/g, ' ');
+  switch (f.kind) {
+    case 'scalar':
+      if (f.choices) {
+        info.type = 'choice';
+        info.choices = f.choices.map(([value, display]) => ({ value, display }));
+      } else info.type = { string: 'string', text: 'string', integer: 'integer', decimal: 'decimal', boolean: 'boolean', date: 'date', datetime: 'datetime', json: 'json', uuid: 'string' }[f.type];
+      if (f.maxLength) info.max_length = f.maxLength;
+      if (f.minValue !== undefined) info.min_value = f.minValue;
+      if (f.maxValue !== undefined) info.max_value = f.maxValue;
+      if (f.type === 'decimal') {
+        info.max_digits = f.maxDigits;
+        info.decimal_places = f.decimalPlaces;
+      }
+      break;
+    case 'fk':
+    case 'gfk':
+      info.type = 'field';
+      break;
+    case 'm2m':
+      if (f.single) info.type = 'field';
+      else {
+        info.type = 'list';
+        info.child = { type: 'field' };
+      }
+      break;
+    case 'contentTypes':
+      info.type = 'list';
+      info.choices = ctx.registry.contentTypes(f.allowed).map((ct) => ({ value: ct, display: ct.replace('.', ' | ') }));
+      break;
+    case 'count':
+      info.type = 'integer';
+      break;
+    case 'computed':
+    case 'composite':
+      info.type = (f.schema.type as string) ?? 'field';
+      break;
+  }
+  info.required = !!f.required && !readOnly;
+  info.read_only = readOnly;
+  info.label = titleCase(lbl);
+  if (f.help) info.help_text = f.help;
+  return info;
+}
+
+/** The OPTIONS body: name, description, renders, parses and, when allowed, actions.POST/PUT. */
+export async function optionsMetadata(ctx: RequestContext, def: ResourceDefinition, detail: boolean): Promise<Info> {
+  const body: Info = {
+    name: titleCase(detail ? def.verboseName : def.verboseNamePlural),
+    description: def.description ?? '',
+    renders: ['application/json', 'text/html', 'text/csv'],
+    parses: ['application/json', 'text/csv'],
+  };
+  if (def.readOnly) return body;
+  const action = detail ? 'change' : 'add';
+  const allowed = await scopeConstraints(ctx, def, action);
+  if (allowed !== null && !allowed.length) return body;
+  const fields: Info = {
+    id: { type: 'string', required: false, read_only: detail, label: 'ID' },
+    object_type: { type: 'field', required: false, read_only: true, label: 'Object type' },
+    display: { type: 'string', required: false, read_only: true, label: 'Display' },
+    url: { type: 'field', required: false, read_only: true, label: 'Url' },
+    natural_slug: { type: 'string', required: false, read_only: true, label: 'Natural slug' },
+  };
+  for (const f of Object.values(def.fields)) {
+    if (f.versions) {
+      if (f.versions.min && !ctx.versionAtLeast(f.versions.min)) continue;
+      if (f.versions.max && ctx.versionAtLeast(f.versions.max) && ctx.apiVersion !== f.versions.max) continue;
+    }
+    const info = fieldInfo(ctx, f);
+    if (info) fields[f.name] = info;
+  }
+  fields.created = { type: 'datetime', required: false, read_only: true, label: 'Created' };
+  fields.last_updated = { type: 'datetime', required: false, read_only: true, label: 'Last updated' };
+  if (def.features.includes('notes')) fields.notes_url = { type: 'field', required: false, read_only: true, label: 'Notes url' };
+  if (def.features.includes('customFields')) fields.custom_fields = { type: 'json', required: false, read_only: false, label: 'Custom fields' };
+  void objectType;
+  return { ...body, actions: { [detail ? 'PUT' : 'POST']: fields } };
+}

@@ -1,0 +1,635 @@
+import { Logger } from '@nestjs/common';
+import type { Executor } from '../../../database/db';
+import { and, FALSE, ident, inList, join, not, or, raw, Sql, sql, TRUE } from '../../../database/sql';
+import type { RequestContext } from '../../context';
+import { CustomFilterHelpers, objectType, ResourceDefinition } from '../definition';
+import { ValidationError, FieldErrors } from '../errors';
+import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyField, ScalarField } from '../fields';
+import type { RelatedSet } from '../registry';
+import { customFieldsFor, CustomFieldDefinition } from '../custom-fields';
+
+const CUSTOM_FIELD_PREFIX = 'cf_';
+import { descendantIds } from './tree';
+import { scopeCondition } from './scope';
+import {
+  isUuid,
+  parseBoolean,
+  parseDate,
+  parseDateTime,
+  parseDecimal,
+  parseInteger,
+  parseUuid,
+  ValueError,
+} from './values';
+
+/** Query parameters that are never filters (the reference's NON_FILTER_QUERY_PARAMS). */
+export const NON_FILTER_PARAMS = new Set(['api_version', 'depth', 'exclude_m2m', 'format', 'include', 'limit', 'offset', 'sort']);
+
+export type FilterMode = 'query' | 'constraint';
+
+const STRING_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 're', 'nre', 'ire', 'nire'];
+const NUMBER_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
+/** Django lookup names accepted in permission constraints and attribute references. */
+const DJANGO_ALIASES: Record<string, string> = {
+  exact: '',
+  in: '',
+  iexact: 'ie',
+  icontains: 'ic',
+  istartswith: 'isw',
+  iendswith: 'iew',
+  regex: 're',
+  iregex: 'ire',
+  contains: 'c',
+  startswith: 'sw',
+  endswith: 'ew',
+};
+const NEGATED: Record<string, string> = { n: '', nic: 'ic', nisw: 'isw', niew: 'iew', nie: 'ie', nre: 're', nire: 'ire' };
+
+/** Bounds the cost of a regular expression a client sends (the database runs it). */
+const MAX_REGEX_LENGTH = 256;
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{?]/;
+
+interface Leaf {
+  def: ResourceDefinition;
+  alias: string;
+  /** `id`, a field, or a set of other objects pointing here. */
+  field: Field | 'id' | RelatedSet;
+}
+
+interface Step {
+  kind: 'fk' | 'm2m' | 'reverse';
+  from: ResourceDefinition;
+  to: ResourceDefinition;
+  field: ForeignKeyField | ManyToManyField;
+}
+
+const isRelatedSet = (f: Leaf['field']): f is RelatedSet => typeof f === 'object' && 'def' in f && !('kind' in f);
+
+class UnknownFilter extends Error {}
+
+let aliasCounter = 0;
+const nextAlias = () => `f${(aliasCounter = (aliasCounter + 1) % 1_000_000)}`;
+
+/**
+ * Compiles the filter language (query strings and permission constraints alike) into SQL
+ * conditions on one table alias. Lookups come from the field kind; foreign-key paths
+ * (`location__parent__name`) become sub-selects, so no join ever multiplies rows.
+ */
+export class FilterCompiler {
+  private readonly logger = new Logger('FilterCompiler');
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly exec: Executor,
+  ) {}
+
+  /**
+   * List query parameters -> condition. Unknown parameters are a 400 under STRICT_FILTERING;
+   * invalid values are always a 400 naming the parameter.
+   */
+  async fromQuery(def: ResourceDefinition, params: Map<string, string[]>, alias: string): Promise<Sql> {
+    const errors: FieldErrors = {};
+    const parts: Sql[] = [];
+    for (const [key, rawValues] of params) {
+      if (NON_FILTER_PARAMS.has(key)) continue;
+      const values = rawValues.map((v) => v.trim()).filter((v) => v !== '');
+      try {
+        const part = await this.term(def, key, values, alias, 'query');
+        if (part) parts.push(part);
+      } catch (err) {
+        if (err instanceof UnknownFilter) {
+          if (this.ctx.settings.STRICT_FILTERING) errors[key] = ['Unknown filter field'];
+          else this.logger.warn(`${objectType(def)}: Unknown filter field "${key}"`);
+        } else if (err instanceof ValueError) {
+          errors[key] = [err.message];
+        } else throw err;
+      }
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    return and(parts);
+  }
+
+  /**
+   * A constraint object (permission constraints, attribute references): keys in the filter
+   * language, values typed JSON; a list value means "any of".
+   */
+  async fromConstraint(def: ResourceDefinition, constraint: Constraint, alias: string): Promise<Sql> {
+    const parts: Sql[] = [];
+    for (const [key, value] of Object.entries(constraint)) {
+      const values = Array.isArray(value) ? value : [value];
+      try {
+        const part = await this.term(def, key, values, alias, 'constraint');
+        parts.push(part ?? TRUE);
+      } catch (err) {
+        if (err instanceof UnknownFilter) throw new ValueError(`Cannot resolve keyword "${key}" into a field of ${objectType(def)}.`);
+        throw err;
+      }
+    }
+    return and(parts);
+  }
+
+  /** Validates a filter key without compiling it (for OPTIONS and error messages). */
+  private async term(def: ResourceDefinition, key: string, values: unknown[], alias: string, mode: FilterMode): Promise<Sql | null> {
+    if (mode === 'query' && key === 'q') return values.length ? this.search(def, String(values[0]), alias) : null;
+    if (key.startsWith(CUSTOM_FIELD_PREFIX) && def.features.includes('customFields')) return this.customField(def, key, values, alias, mode);
+    const aliased = this.alias(def, key);
+    if (aliased !== key) return this.term(def, aliased, values, alias, mode);
+    const has = /^has_(\w+)$/.exec(key);
+    if (has) {
+      const rel = this.ctx.registry.relatedSets(def).find((r) => r.name === has[1]);
+      const m2m = def.fields[has[1]];
+      if (rel || (m2m && (m2m.kind === 'm2m' || m2m.kind === 'contentTypes'))) {
+        if (!values.length) return null;
+        const exists = rel ? this.relatedExists(def, rel, alias, null) : this.manyExists(def, m2m as ManyToManyField | ContentTypesField, alias);
+        return parseBoolean(values[values.length - 1]) ? exists : sql`NOT ${exists}`;
+      }
+    }
+    const custom = this.customFilter(def, key);
+    if (custom) {
+      if (mode === 'query' && !values.length) return null;
+      return custom.filter.compile(custom.filter.boolean ? values.map(parseBoolean) : values, custom.lookup, this.helpers(def, alias, key, mode));
+    }
+    const { steps, leaf, lookup } = this.resolve(def, key, mode);
+    if (mode === 'query' && !values.length) return null;
+    // Build the innermost condition, then wrap it in the traversal sub-selects.
+    const aliases = [alias, ...steps.map(() => nextAlias())];
+    const leafAlias = aliases[aliases.length - 1];
+    const negated = lookup in NEGATED;
+    const positiveLookup = negated ? NEGATED[lookup] : lookup;
+    let cond = await this.leaf({ ...leaf, alias: leafAlias }, positiveLookup, values, mode, key);
+    // Django semantics for constraints: `parent__name=None` also matches when there is no parent.
+    const matchesNull = mode === 'constraint' && (values.some((v) => v === null) || (positiveLookup === 'isnull' && values.some((v) => v === true || v === 'true')));
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const s = steps[i];
+      const outer = aliases[i];
+      const inner = aliases[i + 1];
+      // A client's filter sees only what it may view: a path through objects outside the
+      // requester's scope matches nothing (no probing of hidden objects' attributes).
+      if (mode === 'query') cond = and([cond, await this.scopeFor(s.to, inner)]);
+      if (s.kind === 'fk') {
+        const f = s.field as ForeignKeyField;
+        cond = sql`${ident(outer, f.column)} IN (SELECT ${ident(inner, 'id')} FROM ${ident(s.to.table)} ${ident(inner)} WHERE ${cond})`;
+        if (matchesNull) cond = sql`(${ident(outer, f.column)} IS NULL OR ${cond})`;
+      } else if (s.kind === 'reverse') {
+        cond = this.relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, { alias: inner, cond });
+      } else {
+        const f = s.field as ManyToManyField;
+        const th = nextAlias();
+        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(s.to.table)} ${ident(inner)} ON ${ident(inner, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${this.discriminator(f, th, s.from)} AND ${cond})`;
+      }
+    }
+    return negated ? sql`NOT (COALESCE((${cond}), ${FALSE}))` : cond;
+  }
+
+  private helpers(def: ResourceDefinition, alias: string, key: string, mode: FilterMode): CustomFilterHelpers {
+    return {
+      alias,
+      ctx: this.ctx,
+      exec: this.exec,
+      def,
+      col: (c) => ident(alias, c),
+      invalid: (m) => {
+        throw new ValueError(m);
+      },
+      mode,
+      resolveIds: (target, vals) => (mode === 'query' ? this.resolveIds(target, vals, key) : this.constraintIds(target, vals)),
+      term: (k, vals) => this.term(def, k, vals, alias, mode),
+    };
+  }
+
+  /** Declared aliases: `tenant_group` on locations means `tenant__tenant_group`. */
+  private alias(def: ResourceDefinition, key: string): string {
+    const aliases = def.filterAliases ?? {};
+    const i = key.indexOf('__');
+    const head = i === -1 ? key : key.slice(0, i);
+    return aliases[head] ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
+  }
+
+  /** Objects of `owner` that some object of the related set points at (optionally matching `inner`). */
+  private relatedExists(_owner: ResourceDefinition, rel: RelatedSet, alias: string, inner: { alias: string; cond: Sql } | null): Sql {
+    const f = rel.field;
+    const a = inner?.alias ?? nextAlias();
+    const where = inner ? sql` AND ${inner.cond}` : sql``;
+    if (f.kind === 'fk') {
+      return sql`EXISTS (SELECT 1 FROM ${ident(rel.def.table)} ${ident(a)} WHERE ${ident(a, f.column)} = ${ident(alias, 'id')}${where})`;
+    }
+    const th = nextAlias();
+    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(rel.def.table)} ${ident(a)} ON ${ident(a, 'id')} = ${ident(th, f.through.source)} WHERE ${ident(th, f.through.target)} = ${ident(alias, 'id')}${where})`;
+  }
+
+  /** Objects that have at least one link in a many-to-many field. */
+  private manyExists(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, alias: string): Sql {
+    const th = nextAlias();
+    const disc = f.kind === 'm2m' ? this.discriminator(f, th, owner) : sql``;
+    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
+  }
+
+  private customFilter(def: ResourceDefinition, key: string) {
+    const filters = def.filters ?? {};
+    if (filters[key]) return { filter: filters[key], lookup: '' };
+    const i = key.lastIndexOf('__');
+    if (i > 0) {
+      const f = filters[key.slice(0, i)];
+      const lookup = key.slice(i + 2);
+      if (f && (f.lookups ?? []).includes(lookup)) return { filter: f, lookup };
+    }
+    return null;
+  }
+
+  /** Splits `a__b__c__lookup` into traversal steps, the leaf field and the lookup. */
+  resolve(def: ResourceDefinition, key: string, mode: FilterMode): { steps: Step[]; leaf: Leaf; lookup: string } {
+    const segs = key.split('__');
+    const steps: Step[] = [];
+    let cur = def;
+    for (let i = 0; i < segs.length; i++) {
+      let seg = segs[i];
+      const rest = segs.length - i - 1;
+      if (seg === 'pk' && mode === 'constraint') seg = 'id';
+      if (seg === 'tag' && mode === 'query' && cur.fields.tags) seg = 'tags';
+      let f: Field | 'id' | undefined = seg === 'id' ? 'id' : cur.fields[seg];
+      if (!f) f = genericPart(cur, seg);
+      if (!f) {
+        const rel = this.ctx.registry.relatedSets(cur).find((r) => r.name === seg);
+        if (!rel) throw new UnknownFilter(key);
+        const next = segs[i + 1];
+        if (rest > 0 && (next === 'id' || rel.def.fields[next])) {
+          steps.push({ kind: 'reverse', from: cur, to: rel.def, field: rel.field });
+          cur = rel.def;
+          continue;
+        }
+        const lookup = rest === 1 ? segs[i + 1] : '';
+        if (rest > 1 || !['', 'n'].includes(lookup)) throw new UnknownFilter(key);
+        return { steps, leaf: { def: cur, alias: '', field: rel }, lookup };
+      }
+      if (f !== 'id' && f.filter === false && mode === 'query') throw new UnknownFilter(key);
+      if (f !== 'id' && f.versions && !this.versionOk(f)) throw new UnknownFilter(key);
+      if (rest > 0 && f !== 'id' && (f.kind === 'fk' || f.kind === 'm2m')) {
+        const target = f.target();
+        const next = segs[i + 1] === 'pk' && mode === 'constraint' ? 'id' : segs[i + 1];
+        if (next === 'id' || target.fields[next]) {
+          steps.push({ kind: f.kind === 'fk' ? 'fk' : 'm2m', from: cur, to: target, field: f });
+          cur = target;
+          continue;
+        }
+      }
+      if (rest > 1) throw new UnknownFilter(key);
+      let lookup = rest === 1 ? segs[i + 1] : '';
+      if (mode === 'constraint' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
+      if (!this.lookupsFor(f, mode).includes(lookup)) throw new UnknownFilter(key);
+      return { steps, leaf: { def: cur, alias: '', field: f }, lookup };
+    }
+    throw new UnknownFilter(key);
+  }
+
+  private versionOk(f: Field): boolean {
+    const v = f.versions!;
+    if (v.min && !this.ctx.versionAtLeast(v.min)) return false;
+    if (v.max && this.ctx.versionAtLeast(v.max) && this.ctx.apiVersion !== v.max) return false;
+    return true;
+  }
+
+  /** The lookups a field kind accepts ('' is the bare, exact form). */
+  lookupsFor(f: Field | 'id', mode: FilterMode): string[] {
+    const extra = mode === 'constraint' ? ['c', 'sw', 'ew'] : [];
+    if (f === 'id') return ['', 'n'];
+    const nullable = 'nullable' in f && f.nullable ? ['isnull'] : [];
+    switch (f.kind) {
+      case 'scalar':
+        if (f.type === 'string' || f.type === 'text') return ['', ...STRING_LOOKUPS, ...extra, ...nullable];
+        if (f.type === 'boolean') return ['', ...nullable];
+        if (f.type === 'json') return ['', 'ic', ...nullable];
+        if (f.type === 'uuid') return ['', 'n', ...nullable];
+        return ['', ...NUMBER_LOOKUPS, ...nullable];
+      case 'fk':
+        return ['', 'n', ...nullable];
+      case 'm2m':
+        return ['', 'n'];
+      case 'contentTypes':
+        return ['', 'n', 'ic'];
+      default:
+        return [];
+    }
+  }
+
+  private discriminator(f: ManyToManyField, alias: string, owner: ResourceDefinition): Sql {
+    const d = f.through.discriminator;
+    return d ? sql` AND ${ident(alias, d)} = ${objectType(owner)}` : raw('');
+  }
+
+  private async leaf(leaf: Leaf, lookup: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
+    const { def, alias, field: f } = leaf;
+    if (lookup === 'isnull') {
+      const isNull = parseBoolean(values[values.length - 1]);
+      const col = f === 'id' ? ident(alias, 'id') : ident(alias, (f as ScalarField | ForeignKeyField).column);
+      return isNull ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
+    }
+    if (isRelatedSet(f)) {
+      const ids = mode === 'query' ? await this.resolveIds(f.def, values, key) : await this.constraintIds(f.def, values);
+      return this.relatedExists(def, f, alias, { alias: 'r', cond: inList(ident('r', 'id'), ids) });
+    }
+    if (f === 'id') {
+      const ids = values.map((v) => {
+        try {
+          return parseUuid(v);
+        } catch {
+          throw new ValueError(`"${String(v)}" is not a valid UUID.`);
+        }
+      });
+      return inList(ident(alias, 'id'), ids);
+    }
+    switch (f.kind) {
+      case 'scalar':
+        return this.scalarLeaf(f, ident(alias, f.column), lookup, values, mode);
+      case 'fk':
+        return this.foreignKeyLeaf(f, alias, values, mode, key);
+      case 'm2m':
+        return this.manyLeaf(def, f, alias, values, mode, key);
+      case 'contentTypes':
+        return lookup === 'ic' ? this.contentTypesContains(f, alias, values) : this.contentTypesLeaf(f, alias, values);
+      default:
+        throw new UnknownFilter(key);
+    }
+  }
+
+  scalarLeaf(f: ScalarField, col: Sql, lookup: string, values: unknown[], mode: FilterMode): Sql {
+    const d = this.exec.dialect;
+    const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+    const like = (v: unknown, pre: string, post: string) => pre + escapeLike(str(v)) + post;
+    const text = f.type === 'string' || f.type === 'text' || f.type === 'uuid' ? col : d.castText(col);
+    switch (lookup) {
+      case '': {
+        if (mode === 'constraint' && values.some((v) => v === null)) {
+          const rest = values.filter((v) => v !== null);
+          return or([sql`${col} IS NULL`, rest.length ? this.scalarLeaf(f, col, '', rest, mode) : null]);
+        }
+        const typed = values.map((v) => this.parseScalar(f, v));
+        return sql`(${col} IS NOT NULL AND ${inList(col, typed.map((v) => d.toDb(v, f.type === 'json' ? 'json' : 'string')))})`;
+      }
+      case 'ic':
+        return or(values.map((v) => (f.type === 'json' ? d.ilike(d.castText(col), like(v, '%', '%')) : d.ilike(text, like(v, '%', '%')))));
+      case 'isw':
+        return or(values.map((v) => d.ilike(text, like(v, '', '%'))));
+      case 'iew':
+        return or(values.map((v) => d.ilike(text, like(v, '%', ''))));
+      case 'c':
+        return or(values.map((v) => d.like(text, like(v, '%', '%'))));
+      case 'sw':
+        return or(values.map((v) => d.like(text, like(v, '', '%'))));
+      case 'ew':
+        return or(values.map((v) => d.like(text, like(v, '%', ''))));
+      case 'ie':
+        return sql`(${text} IS NOT NULL AND ${inList(d.lower(text), values.map((v) => str(v).toLowerCase()))})`;
+      case 're':
+      case 'ire':
+        return or(values.map((v) => d.regex(text, checkRegex(str(v)), lookup === 'ire')));
+      case 'lt':
+      case 'lte':
+      case 'gt':
+      case 'gte': {
+        const op = raw({ lt: ' < ', lte: ' <= ', gt: ' > ', gte: ' >= ' }[lookup]);
+        return or(values.map((v) => sql`${col}${op}${this.parseScalar(f, v)}`));
+      }
+      default:
+        throw new ValueError(`Unsupported lookup "${lookup}".`);
+    }
+  }
+
+  parseScalar(f: ScalarField, v: unknown): unknown {
+    if (f.choices && (f.type === 'string' || f.type === 'integer')) {
+      const match = f.choices.find(([value]) => String(value) === String(v));
+      if (!match) throw new ValueError(`Select a valid choice. ${String(v)} is not one of the available choices.`);
+      return match[0];
+    }
+    switch (f.type) {
+      case 'integer':
+        return parseInteger(v);
+      case 'decimal':
+        return parseDecimal(v);
+      case 'boolean':
+        return parseBoolean(v);
+      case 'date':
+        return parseDate(v);
+      case 'datetime':
+        return parseDateTime(v);
+      case 'uuid':
+        return parseUuid(v);
+      default:
+        return typeof v === 'string' ? v : JSON.stringify(v);
+    }
+  }
+
+  /** Values of a foreign-key filter are UUIDs or the target's name; each must exist. */
+  private async foreignKeyLeaf(f: ForeignKeyField, alias: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
+    const target = f.target();
+    const col = ident(alias, f.column);
+    const wantsNull = values.some((v) => v === null || (mode === 'query' && v === 'null'));
+    const given = values.filter((v) => !(v === null || (mode === 'query' && v === 'null')));
+    if (mode === 'constraint') {
+      const ids = given.filter(isUuid).map((v) => parseUuid(v));
+      const names = given.filter((v) => !isUuid(v));
+      const nameField = naturalFilterField(target);
+      const byName = names.length && nameField ? sql`${col} IN (SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names.map(String))})` : null;
+      return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? inList(col, ids) : null, byName]);
+    }
+    let ids = given.length ? await this.resolveIds(target, given, key) : [];
+    if (f.tree && ids.length) ids = await descendantIds(this.exec, target, ids);
+    return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? sql`(${col} IS NOT NULL AND ${inList(col, ids)})` : null]);
+  }
+
+  /** UUIDs or natural names -> ids of visible objects; a value that matches nothing is a 400. */
+  async resolveIds(target: ResourceDefinition, values: unknown[], key: string): Promise<string[]> {
+    const uuids = values.filter(isUuid).map((v) => parseUuid(v));
+    const names = values.filter((v) => !isUuid(v)).map(String);
+    const nameField = naturalFilterField(target);
+    if (names.length && !nameField) throw new ValueError(`Select a valid choice. ${names[0]} is not one of the available choices.`);
+    const t = nextAlias();
+    const scope = await this.scopeFor(target, t);
+    const nameCol = nameField ? ident(t, nameField) : raw('NULL');
+    const rows = await this.exec.query<{ id: string; n: string | null }>(
+      sql`SELECT ${ident(t, 'id')} AS ${ident('id')}, ${nameCol} AS ${ident('n')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
+        uuids.length ? inList(ident(t, 'id'), uuids) : null,
+        names.length && nameField ? inList(ident(t, nameField), names) : null,
+      ])}) AND ${scope}`,
+    );
+    const foundIds = new Set(rows.map((r) => String(r.id)));
+    const foundNames = new Set(rows.map((r) => r.n));
+    const missing = [...uuids.filter((u) => !foundIds.has(u)), ...names.filter((n) => !foundNames.has(n))];
+    if (missing.length) throw new ValueError(`Select a valid choice. ${missing[0]} is not one of the available choices.`);
+    void key;
+    return [...foundIds];
+  }
+
+  private async scopeFor(def: ResourceDefinition, alias: string): Promise<Sql> {
+    return scopeCondition(this.ctx, this.exec, def, 'view', alias);
+  }
+
+  /** Many-to-many (tags, locations): every value must match (AND) for tags, any for others. */
+  private async manyLeaf(owner: ResourceDefinition, f: ManyToManyField, alias: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
+    const target = f.target();
+    let ids = mode === 'query' ? await this.resolveIds(target, values, key) : await this.constraintIds(target, values);
+    if (f.tree && ids.length && !f.filterAll) ids = await descendantIds(this.exec, target, ids);
+    const exists = (idList: string[]) => {
+      const th = nextAlias();
+      return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${this.discriminator(f, th, owner)} AND ${inList(ident(th, f.through.target), idList)})`;
+    };
+    if (f.filterAll) {
+      // One value per parameter may match several objects (a name and a UUID); each parameter must match.
+      const perValue = mode === 'query' ? await Promise.all(values.map((v) => this.resolveIds(target, [v], key))) : ids.map((i) => [i]);
+      return and(perValue.map(exists));
+    }
+    return exists(ids);
+  }
+
+  private async constraintIds(target: ResourceDefinition, values: unknown[]): Promise<string[]> {
+    const uuids = values.filter(isUuid).map((v) => parseUuid(v));
+    const names = values.filter((v) => !isUuid(v)).map(String);
+    const nameField = naturalFilterField(target);
+    if (!names.length || !nameField) return uuids;
+    const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names)}`);
+    return [...uuids, ...rows.map((r) => String(r.id))];
+  }
+
+  private contentTypesLeaf(f: ContentTypesField, alias: string, values: unknown[]): Sql {
+    // Several content types: objects enabled for every given type (or any, where declared).
+    return (f.filterAny ? or : and)(
+      values.map((v) => {
+        const th = nextAlias();
+        return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')} AND ${ident(th, 'content_type')} = ${String(v)})`;
+      }),
+    );
+  }
+
+  /**
+   * `cf_<key>[__<lookup>]`. Without a lookup one value (several for selections); text, url and
+   * selections take the string lookups, integers and dates the numeric ones; `null` matches a
+   * missing or null value; negations also match objects without a value.
+   */
+  private async customField(def: ResourceDefinition, key: string, values: unknown[], alias: string, mode: FilterMode): Promise<Sql | null> {
+    const rest = key.slice(CUSTOM_FIELD_PREFIX.length);
+    const defs = await customFieldsFor(this.ctx, objectType(def));
+    let cf: CustomFieldDefinition | undefined = defs.find((c) => c.key === rest);
+    let lookup = '';
+    if (!cf) {
+      const i = rest.lastIndexOf('__');
+      if (i > 0) {
+        cf = defs.find((c) => c.key === rest.slice(0, i));
+        lookup = rest.slice(i + 2);
+      }
+    }
+    if (!cf || cf.filterLogic === 'disabled') throw new UnknownFilter(key);
+    const byType: Record<string, string[]> = {
+      text: ['', ...STRING_LOOKUPS],
+      url: ['', ...STRING_LOOKUPS],
+      select: ['', ...STRING_LOOKUPS],
+      integer: ['', ...NUMBER_LOOKUPS],
+      date: ['', ...NUMBER_LOOKUPS],
+      'multi-select': ['', 'n'],
+      boolean: [''],
+      json: [''],
+      markdown: [''],
+    };
+    if (mode === 'constraint' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
+    if (!(byType[cf.type] ?? ['']).includes(lookup)) throw new UnknownFilter(key);
+    if (mode === 'query' && !values.length) return null;
+    if (mode === 'query' && !lookup && values.length > 1 && !['select', 'multi-select'].includes(cf.type)) {
+      throw new ValueError('Only one value may be given without a lookup; use a lookup (e.g. __ic) for several.');
+    }
+    const d = this.exec.dialect;
+    const data = ident(alias, '_custom_field_data');
+    const negated = lookup in NEGATED;
+    const positive = negated ? NEGATED[lookup] : lookup;
+    const isNull = (v: unknown) => v === null || (mode === 'query' && v === 'null');
+    const nullMatch = values.some(isNull) ? sql`(NOT ${d.jsonHasKey(data, cf.key)} OR ${d.jsonText(data, cf.key)} IS NULL)` : null;
+    const given = values.filter((v) => !isNull(v));
+    let cond: Sql | null = null;
+    if (given.length) {
+      const text = d.jsonText(data, cf.key);
+      switch (cf.type) {
+        case 'integer': {
+          const num = d.jsonNumber(data, cf.key);
+          cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'integer' } as ScalarField, num, positive, given, mode);
+          break;
+        }
+        case 'date':
+          given.forEach((v) => parseDate(v));
+          cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'string' } as ScalarField, text, positive, given, mode);
+          break;
+        case 'boolean':
+          cond = inList(text, given.map((v) => String(parseBoolean(v))));
+          break;
+        case 'multi-select':
+          cond = or(given.map((v) => d.jsonArrayContains(data, cf!.key, String(v))));
+          break;
+        default:
+          if (!positive && cf.filterLogic === 'loose' && cf.type !== 'select') cond = or(given.map((v) => d.ilike(text, `%${escapeLike(String(v))}%`)));
+          else cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'string' } as ScalarField, text, positive, given, mode);
+      }
+    }
+    const positiveCond = or([nullMatch, cond]);
+    return negated ? sql`NOT (COALESCE((${positiveCond}), ${FALSE}))` : positiveCond;
+  }
+
+  /** Objects enabled for a content type containing the text (case-insensitive). */
+  private contentTypesContains(f: ContentTypesField, alias: string, values: unknown[]): Sql {
+    const th = nextAlias();
+    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')} AND ${or(
+      values.map((v) => this.exec.dialect.ilike(ident(th, 'content_type'), `%${escapeLike(String(v))}%`)),
+    )})`;
+  }
+
+  /** `q`: case-insensitive contains over the model's search fields, or the exact id. */
+  private async search(def: ResourceDefinition, value: string, alias: string): Promise<Sql> {
+    const parts: Sql[] = [];
+    for (const key of def.search ?? ['name']) {
+      const f = def.fields[key];
+      if (f?.kind === 'scalar' && (f.type === 'integer' || f.type === 'decimal')) {
+        // Numbers match exactly, and only when the text is a number.
+        if (/^-?\d+(\.\d+)?$/.test(value.trim())) parts.push(sql`${ident(alias, f.column)} = ${value.trim()}`);
+        continue;
+      }
+      const part = await this.term(def, `${key}__ic`, [value], alias, 'query').catch((e) => {
+        if (e instanceof UnknownFilter) return null;
+        throw e;
+      });
+      if (part) parts.push(part);
+    }
+    if (isUuid(value)) parts.push(sql`${ident(alias, 'id')} = ${parseUuid(value)}`);
+    // A model may add its own predicates to `q` (IPAM matches partial addresses).
+    if (def.filters?.q) parts.push(await def.filters.q.compile([value], '', this.helpers(def, alias, 'q', 'query')));
+    return or(parts);
+  }
+}
+
+/** `<gfk>_type` / `<gfk>_id` of a generic foreign key, filtered as plain columns. */
+function genericPart(def: ResourceDefinition, seg: string): ScalarField | undefined {
+  for (const f of Object.values(def.fields)) {
+    if (f.kind !== 'gfk' || f.filter === false) continue;
+    if (seg === `${f.name}_type`) return { kind: 'scalar', name: seg, column: f.typeColumn, type: 'string', nullable: f.nullable, filter: true } as ScalarField;
+    if (seg === `${f.name}_id`) return { kind: 'scalar', name: seg, column: f.idColumn, type: 'uuid', nullable: f.nullable, filter: true } as ScalarField;
+  }
+  return undefined;
+}
+
+/** The column a foreign-key filter matches non-UUID values against (usually `name`). */
+export function naturalFilterField(def: ResourceDefinition): string | null {
+  const f = def.fields.name ?? (def.naturalKey.length === 1 ? def.fields[def.naturalKey[0]] : undefined);
+  return f && f.kind === 'scalar' ? f.column : null;
+}
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** Refuses patterns whose matching cost can explode (nested quantifiers) or that are huge. */
+export function checkRegex(p: string): string {
+  if (p.length > MAX_REGEX_LENGTH) throw new ValueError(`Regular expression is too long (at most ${MAX_REGEX_LENGTH} characters).`);
+  if (NESTED_QUANTIFIER.test(p) || /\\\d/.test(p)) throw new ValueError('Regular expression is too costly (nested quantifiers or back-references are not allowed).');
+  try {
+    new RegExp(p);
+  } catch {
+    throw new ValueError(`Invalid regular expression: ${p}`);
+  }
+  return p;
+}
+
+export { join };

@@ -1,0 +1,50 @@
+import type { Executor } from '../../../database/db';
+import { FALSE, ident, or, Sql, sql, TRUE, and } from '../../../database/sql';
+import type { Action, RequestContext } from '../../context';
+import { objectType, ResourceDefinition } from '../definition';
+import type { Constraint } from '../fields';
+import { FilterCompiler } from './filter-compiler';
+
+/** The constraint sets that bound what the requester may do with a model (null: all). */
+export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, action: Action): Promise<Constraint[] | null> {
+  const type = objectType(def);
+  return ctx.memo(`scope:${type}:${action}`, () => ctx.permissions.constraints(ctx.principal, type, action));
+}
+
+/**
+ * The permission scope as a condition on `alias` (DESIGN rule 2): ANDed into every read and
+ * re-checked after every write. Includes the definition's own base scope (own tokens only).
+ */
+export async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string): Promise<Sql> {
+  const constraints = await scopeConstraints(ctx, def, action);
+  const compiler = new FilterCompiler(ctx, exec);
+  const base = def.baseScope?.(ctx);
+  const baseSql = and([base ? await compiler.fromConstraint(def, base, alias) : TRUE, await inherited(ctx, exec, def, alias)]);
+  if (constraints === null) return baseSql;
+  if (!constraints.length) return FALSE;
+  const parts = await Promise.all(constraints.map((c) => (Object.keys(c).length ? compiler.fromConstraint(def, c, alias) : TRUE)));
+  return and([baseSql, or(parts)]);
+}
+
+/**
+ * Objects that belong to another object through a generic foreign key (notes) are visible only
+ * with that object: the owner's view scope, per owner type.
+ */
+async function inherited(ctx: RequestContext, exec: Executor, def: ResourceDefinition, alias: string): Promise<Sql> {
+  const f = def.scopeVia ? def.fields[def.scopeVia] : undefined;
+  if (!f || f.kind !== 'gfk') return TRUE;
+  const owners = ctx.registry.all().filter((d) => !f.allowed || f.allowed(d));
+  const parts: Sql[] = [];
+  let restricted = false;
+  for (const owner of owners) {
+    const s = await scopeCondition(ctx, exec, owner, 'view', 'o');
+    const open = s.nodes.length === 1 && s.nodes[0].t === 'text' && s.nodes[0].v === TRUE.nodes[0].v;
+    if (!open) restricted = true;
+    parts.push(
+      open
+        ? sql`${ident(alias, f.typeColumn)} = ${objectType(owner)}`
+        : sql`(${ident(alias, f.typeColumn)} = ${objectType(owner)} AND ${ident(alias, f.idColumn)} IN (SELECT o.${ident('id')} FROM ${ident(owner.table)} o WHERE ${s}))`,
+    );
+  }
+  return restricted ? or(parts) : TRUE;
+}

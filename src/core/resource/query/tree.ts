@@ -1,0 +1,53 @@
+import type { Executor, Row } from '../../../database/db';
+import { ident, inList, Sql, sql, TRUE } from '../../../database/sql';
+import type { ResourceDefinition } from '../definition';
+import type { ForeignKeyField } from '../fields';
+
+const parentColumn = (def: ResourceDefinition) => (def.fields[def.tree!.parent] as ForeignKeyField).column;
+
+/** The given ids and all their descendants, in one recursive statement. */
+export async function descendantIds(exec: Executor, def: ResourceDefinition, ids: string[]): Promise<string[]> {
+  const parent = parentColumn(def);
+  const rows = await exec.query<{ id: string }>(sql`WITH RECURSIVE d (id) AS (
+      SELECT ${ident('id')} FROM ${ident(def.table)} WHERE ${inList(ident('id'), ids)}
+      UNION ALL
+      SELECT c.${ident('id')} FROM ${ident(def.table)} c JOIN d ON c.${ident(parent)} = d.id
+    ) SELECT DISTINCT id FROM d`);
+  return rows.map((r) => String(r.id));
+}
+
+export interface Ancestry {
+  /** Ancestors' names, root first. */
+  names: string[];
+  depth: number;
+}
+
+/**
+ * Ancestor chains of the given rows (for tree display "A → B → C", tree_depth and natural
+ * keys), in one recursive statement for the whole page.
+ */
+export async function loadAncestry(exec: Executor, def: ResourceDefinition, rows: Row[], visible: Sql = TRUE, nameColumn = 'name'): Promise<Map<string, Ancestry>> {
+  const parent = parentColumn(def);
+  const out = new Map<string, Ancestry>();
+  const withParent = rows.filter((r) => r[parent]);
+  rows.forEach((r) => out.set(String(r.id), { names: [], depth: 0 }));
+  if (!withParent.length) return out;
+  const result = await exec.query<{ id: string; lvl: number; name: string; vis: number }>(sql`WITH RECURSIVE up (id, anc, lvl) AS (
+      SELECT ${ident('id')}, ${ident(parent)}, 1 FROM ${ident(def.table)} WHERE ${inList(ident('id'), withParent.map((r) => r.id))}
+      UNION ALL
+      SELECT up.id, p.${ident(parent)}, up.lvl + 1 FROM up JOIN ${ident(def.table)} p ON p.${ident('id')} = up.anc WHERE up.anc IS NOT NULL
+    ) SELECT up.id AS id, up.lvl AS lvl, a.${ident(nameColumn)} AS name, CASE WHEN ${visible} THEN 1 ELSE 0 END AS vis
+      FROM up JOIN ${ident(def.table)} a ON a.${ident('id')} = up.anc`);
+  const byId = new Map<string, { lvl: number; name: string; vis: boolean }[]>();
+  for (const r of result) {
+    const list = byId.get(String(r.id)) ?? [];
+    list.push({ lvl: Number(r.lvl), name: r.name, vis: Number(r.vis) === 1 });
+    byId.set(String(r.id), list);
+  }
+  for (const [id, list] of byId) {
+    list.sort((a, b) => b.lvl - a.lvl);
+    // Ancestors the requester may not view count towards the depth but lend no names.
+    out.set(id, { names: list.filter((x) => x.vis).map((x) => x.name), depth: list.length });
+  }
+  return out;
+}

@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import type { Executor, Row } from '../../database/db';
+import { and, ident, inList, raw, sql } from '../../database/sql';
+import type { Action, RequestContext } from '../context';
+import { objectType, ResourceDefinition } from './definition';
+import { BadRequestError, NotFoundError, ValidationError } from './errors';
+import { FilterCompiler } from './query/filter-compiler';
+import { first, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
+import { scopeCondition } from './query/scope';
+import { orderBy } from './query/sort';
+import { isUuid, parseUuid } from './query/values';
+import { naturalKeyConstraint } from './serialize/references';
+import { ReadOptions, Representer } from './serialize/representer';
+import { ResourceWriter } from './resource-writer';
+
+const DEFERRED_PAGING_OFFSET = 1000;
+
+export interface ListResult {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: Record<string, unknown>[];
+}
+
+/** The name the reference uses in "No <Model> matches the given query." */
+export const modelClassName = (def: ResourceDefinition) => def.entity.name;
+
+/**
+ * The resource pipeline for every model (DESIGN.md): scope -> filters -> sort -> paginate ->
+ * load -> depth -> serialize for reads; parse -> resolve -> validate -> rules -> save ->
+ * re-check scope -> serialize for writes, each write in one transaction.
+ */
+@Injectable()
+export class ResourceService {
+  readOptions(q: Query, method: string): ReadOptions {
+    return { depth: parseDepth(q, method), excludeM2m: parseBool(q, 'exclude_m2m'), include: parseInclude(q) };
+  }
+
+  /** The filtered, scoped WHERE clause of a list (also used by CSV export). */
+  async where(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't') {
+    const [scope, filters] = await Promise.all([
+      scopeCondition(ctx, exec, def, 'view', alias),
+      new FilterCompiler(ctx, exec).fromQuery(def, q, alias),
+    ]);
+    return and([scope, filters]);
+  }
+
+  async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string): Promise<ListResult> {
+    const exec = ctx.db;
+    const opts = this.readOptions(q, 'GET');
+    const { limit, offset } = parsePage(q, ctx.settings);
+    const where = await this.where(ctx, exec, def, q);
+    const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
+    // The count runs alongside the page and the page's related loads (it is only needed at the end).
+    const counting = exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`);
+    counting.catch(() => undefined);
+    // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
+    // rows, instead of sorting whole rows of the table to skip most of them.
+    const rows =
+      exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET
+        ? await exec.query(
+            sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) p ON p.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`,
+          )
+        : await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`);
+    const results = await new Representer(ctx, exec).represent(def, rows, opts);
+    const count = Number((await counting)[0].n);
+    const base = ctx.url(path);
+    let next: string | null = null;
+    let previous: string | null = null;
+    if (limit !== null) {
+      if (offset + limit < count) next = pageLink(base, q, { limit: String(limit), offset: String(offset + limit) });
+      if (offset > 0) previous = pageLink(base, q, { limit: String(limit), offset: offset - limit > 0 ? String(offset - limit) : null });
+    }
+    return { count, next, previous, results };
+  }
+
+  /** Loads one object inside the requester's scope for an action, by UUID or natural key; 404 otherwise. */
+  async findOne(ctx: RequestContext, exec: Executor, def: ResourceDefinition, idOrKey: string, action: Action, lock = false): Promise<Row> {
+    const scope = await scopeCondition(ctx, exec, def, action, 't');
+    let match;
+    if (isUuid(idOrKey)) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
+    else {
+      const constraint = naturalKeyConstraint(def, decodeURIComponent(idOrKey).split(';').map((p) => (p === '%00' ? null : p)));
+      if (!constraint) throw this.notFound(def);
+      match = await new FilterCompiler(ctx, exec).fromConstraint(def, constraint, 't').catch(() => {
+        throw this.notFound(def);
+      });
+    }
+    const rows = await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([match, scope])} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`);
+    if (rows.length !== 1) throw this.notFound(def);
+    return rows[0];
+  }
+
+  notFound(def: ResourceDefinition): NotFoundError {
+    return new NotFoundError(`No ${modelClassName(def)} matches the given query.`);
+  }
+
+  async retrieve(ctx: RequestContext, def: ResourceDefinition, id: string, q: Query) {
+    const opts = this.readOptions(q, 'GET');
+    const row = await this.findOne(ctx, ctx.db, def, id, 'view');
+    const [obj] = await new Representer(ctx, ctx.db).represent(def, [row], opts);
+    return obj;
+  }
+
+  /**
+   * Re-reads written objects in the transaction, at depth 0 with opt-in fields (write responses);
+   * also for special endpoints that write through ResourceWriter in their own transaction.
+   */
+  async readBack(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]) {
+    if (!ids.length) return [];
+    const rows = await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${inList(ident('t', 'id'), ids)}`);
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    const reps = await new Representer(ctx, exec).represent(def, ids.map((i) => byId.get(i)!).filter(Boolean), {
+      depth: 0,
+      include: new Set(['relationships', 'computed_fields']),
+    });
+    return reps;
+  }
+
+  async create(ctx: RequestContext, def: ResourceDefinition, body: unknown, q: Query): Promise<unknown> {
+    parseDepth(q, 'POST');
+    const many = Array.isArray(body);
+    const inputs = (many ? body : [body]) as Record<string, unknown>[];
+    if (!many && (body === null || typeof body !== 'object')) {
+      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(body)}.`] });
+    }
+    return ctx.db.transaction(async (tx) => {
+      const ids = await new ResourceWriter(ctx, tx).create(def, inputs, many);
+      const out = await this.readBack(ctx, tx, def, ids);
+      return many ? out : out[0];
+    });
+  }
+
+  async update(ctx: RequestContext, def: ResourceDefinition, id: string, body: unknown, mode: 'replace' | 'patch', q: Query) {
+    parseDepth(q, 'PATCH');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(body)}.`] });
+    }
+    return ctx.db.transaction(async (tx) => {
+      const existing = await this.findOne(ctx, tx, def, id, 'change', true);
+      const ids = await new ResourceWriter(ctx, tx).update(def, [{ existing, input: body as Record<string, unknown> }], mode);
+      return (await this.readBack(ctx, tx, def, ids))[0];
+    });
+  }
+
+  /** Bulk PUT/PATCH on the list URL: a list of {id, ...}; all or nothing. */
+  async bulkUpdate(ctx: RequestContext, def: ResourceDefinition, body: unknown, mode: 'replace' | 'patch', q: Query) {
+    parseDepth(q, 'PATCH');
+    const items = this.bulkItems(def, body);
+    return ctx.db.transaction(async (tx) => {
+      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'change');
+      const changes = items.map((i) => ({ existing: rows.get(i.id)!, input: i.body }));
+      const ids = await new ResourceWriter(ctx, tx).update(def, changes, mode);
+      return this.readBack(ctx, tx, def, ids);
+    });
+  }
+
+  async destroy(ctx: RequestContext, def: ResourceDefinition, id: string): Promise<void> {
+    await ctx.db.transaction(async (tx) => {
+      const row = await this.findOne(ctx, tx, def, id, 'delete', true);
+      await new ResourceWriter(ctx, tx).delete(def, [row]);
+    });
+  }
+
+  async bulkDestroy(ctx: RequestContext, def: ResourceDefinition, body: unknown): Promise<void> {
+    const items = this.bulkItems(def, body);
+    await ctx.db.transaction(async (tx) => {
+      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'delete');
+      await new ResourceWriter(ctx, tx).delete(def, [...rows.values()]);
+    });
+  }
+
+  /** Validates the shape of a bulk body: a list of objects each with a valid, distinct id. */
+  private bulkItems(def: ResourceDefinition, body: unknown): { id: string; body: Record<string, unknown> }[] {
+    if (!Array.isArray(body)) {
+      throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${typeName(body)}".`] });
+    }
+    const errors = body.map((item): Record<string, string[]> => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return { non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(item)}.`] };
+      const id = (item as Record<string, unknown>).id;
+      if (id === undefined || id === null || id === '') return { id: ['This field is required.'] };
+      if (!isUuid(id)) return { id: ['Must be a valid UUID.'] };
+      return {};
+    });
+    if (errors.some((e) => Object.keys(e).length)) throw new ValidationError(errors);
+    const seen = new Set<string>();
+    return body.map((item: Record<string, unknown>) => {
+      const id = parseUuid(item.id);
+      if (seen.has(id)) throw new ValidationError({ id: [`The id ${id} is given more than once.`] });
+      seen.add(id);
+      void def;
+      return { id, body: item };
+    });
+  }
+
+  private async loadForBulk(ctx: RequestContext, tx: Executor, def: ResourceDefinition, ids: string[], action: Action): Promise<Map<string, Row>> {
+    const scope = await scopeCondition(ctx, tx, def, action, 't');
+    const out = new Map<string, Row>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await tx.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), ids.slice(i, i + 1000)), scope])}${raw(tx.dialect.forUpdate)}`);
+      rows.forEach((r) => out.set(String(r.id), r));
+    }
+    const missing = ids.filter((id) => !out.has(id));
+    if (missing.length) {
+      throw new ValidationError({ id: missing.map((m) => `No ${modelClassName(def)} matches the given id: ${m}.`) });
+    }
+    return out;
+  }
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return 'NoneType';
+  if (Array.isArray(v)) return 'list';
+  if (typeof v === 'string') return 'str';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'object') return 'dict';
+  return typeof v;
+}
+
+export { objectType, BadRequestError, first };

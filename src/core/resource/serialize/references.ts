@@ -1,0 +1,174 @@
+import type { Executor, Row } from '../../../database/db';
+import { and, ident, inList, sql } from '../../../database/sql';
+import type { RequestContext } from '../../context';
+import type { ResourceDefinition } from '../definition';
+import type { Constraint } from '../fields';
+import { FilterCompiler } from '../query/filter-compiler';
+import { scopeCondition } from '../query/scope';
+import { isUuid, parseUuid, UUID_RE, ValueError } from '../query/values';
+
+/** How a client named a related object on write (spec 2.3). */
+export type RefSpec =
+  | { kind: 'id'; id: string }
+  | { kind: 'attrs'; attrs: Constraint }
+  | { kind: 'natural'; key: string; parts: (string | null)[] };
+
+const IGNORED_ATTRS = new Set(['display', 'object_type', 'url', 'natural_slug', 'notes_url', 'custom_fields', 'tags', 'created', 'last_updated', 'tree_depth', 'generic_foreign_key']);
+
+/** Parses one reference; throws ValueError with the reference's message for junk. */
+export function parseRef(target: ResourceDefinition, value: unknown): RefSpec {
+  if (typeof value === 'string') {
+    const s: string = value.trim();
+    if (UUID_RE.test(s)) return { kind: 'id', id: parseUuid(s) };
+    if (s.includes('/')) {
+      const last = s.replace(/\/+$/, '').split('/').pop() ?? '';
+      if (UUID_RE.test(last)) return { kind: 'id', id: parseUuid(last) };
+      throw unrecognized(value);
+    }
+    if (!s) throw unrecognized(value);
+    const parts = s.split(';').map((p) => (p === '%00' ? null : decodeURIComponent(p)));
+    return { kind: 'natural', key: s, parts };
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    if (o.id !== undefined && o.id !== null) {
+      if (!isUuid(o.id)) throw new ValueError('Must be a valid UUID.');
+      return { kind: 'id', id: parseUuid(o.id) };
+    }
+    if (typeof o.url === 'string') return parseRef(target, o.url);
+    const attrs = flatten(o);
+    for (const k of Object.keys(attrs)) {
+      const head = k.split('__')[0];
+      if (IGNORED_ATTRS.has(head) || (head !== 'pk' && !target.fields[head])) delete attrs[k];
+    }
+    if (!Object.keys(attrs).length) throw unrecognized(value);
+    return { kind: 'attrs', attrs };
+  }
+  throw unrecognized(value);
+}
+
+function unrecognized(value: unknown): ValueError {
+  return new ValueError(`Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+}
+
+/** {"location": {"name": "x", "parent": {"name": "y"}}} -> {"location__name": "x", "location__parent__name": "y"} */
+function flatten(o: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)) {
+      const inner = v as Record<string, unknown>;
+      if (inner.id !== undefined && inner.id !== null) out[`${prefix}${k}`] = inner.id;
+      else Object.assign(out, flatten(inner, `${prefix}${k}__`));
+    } else out[`${prefix}${k}`] = v;
+  }
+  return out;
+}
+
+/** Python-style repr of lookup parameters, as the reference prints them in messages. */
+export function pyRepr(o: Record<string, unknown>): string {
+  const val = (v: unknown): string => {
+    if (v === null || v === undefined) return 'None';
+    if (v === true) return 'True';
+    if (v === false) return 'False';
+    if (typeof v === 'number') return String(v);
+    if (Array.isArray(v)) return `[${v.map(val).join(', ')}]`;
+    return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  };
+  return `{${Object.entries(o)
+    .map(([k, v]) => `'${k}': ${k === 'pk' && typeof v === 'string' ? `UUID('${v}')` : val(v)}`)
+    .join(', ')}}`;
+}
+
+/**
+ * Resolves references to one target model in a batch: all plain ids in one statement, each
+ * distinct attribute or natural-key lookup once. Only objects the requester may view, and that
+ * the field's `limit` allows, are found (a hidden object is "not found", never "forbidden").
+ */
+export class ReferenceResolver {
+  private readonly compiler: FilterCompiler;
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly exec: Executor,
+  ) {
+    this.compiler = new FilterCompiler(ctx, exec);
+  }
+
+  /** Returns, per spec, the row or an error message. */
+  async resolve(target: ResourceDefinition, specs: RefSpec[], limit?: Constraint): Promise<(Row | string)[]> {
+    const scope = await scopeCondition(this.ctx, this.exec, target, 'view', 'r');
+    const limitSql = limit ? await this.compiler.fromConstraint(target, limit, 'r') : null;
+    const ids = [...new Set(specs.filter((s): s is { kind: 'id'; id: string } => s.kind === 'id').map((s) => s.id))];
+    const byId = new Map<string, Row>();
+    if (ids.length) {
+      const rows = await this.exec.query(sql`SELECT r.* FROM ${ident(target.table)} r WHERE ${and([inList(ident('r', 'id'), ids), scope, limitSql])}`);
+      rows.forEach((r) => byId.set(String(r.id), r));
+    }
+    const lookups = new Map<string, Promise<Row[] | string>>();
+    const find = (key: string, constraint: Constraint) => {
+      if (!lookups.has(key)) {
+        lookups.set(
+          key,
+          this.compiler
+            .fromConstraint(target, constraint, 'r')
+            .then((where) => this.exec.query(sql`SELECT r.* FROM ${ident(target.table)} r WHERE ${and([where, scope, limitSql])} LIMIT 2`))
+            .catch((e: unknown) => {
+              if (e instanceof ValueError) return e.message;
+              throw e;
+            }),
+        );
+      }
+      return lookups.get(key)!;
+    };
+    return Promise.all(
+      specs.map(async (s): Promise<Row | string> => {
+        if (s.kind === 'id') return byId.get(s.id) ?? `Related object not found using the provided attributes: ${pyRepr({ pk: s.id })}`;
+        if (s.kind === 'attrs') {
+          const attrs = { ...s.attrs };
+          const rows = await find(JSON.stringify(attrs), attrs);
+          if (typeof rows === 'string') return rows;
+          if (!rows.length) return `Related object not found using the provided attributes: ${pyRepr(attrs)}`;
+          if (rows.length > 1) return `Multiple objects match the provided attributes: ${pyRepr(attrs)}`;
+          return rows[0];
+        }
+        const constraint = naturalKeyConstraint(target, s.parts);
+        if (!constraint) return `Related object not found using provided composite-key: ${s.key}`;
+        const rows = await find(`nk:${JSON.stringify(constraint)}`, constraint);
+        if (typeof rows === 'string' || rows.length !== 1) return `Related object not found using provided composite-key: ${s.key}`;
+        return rows[0];
+      }),
+    );
+  }
+}
+
+/** Maps natural-key parts onto lookups: `name`, `parent__name`, ... for trees; padded with null. */
+export function naturalKeyConstraint(def: ResourceDefinition, parts: (string | null)[]): Constraint | null {
+  if (def.tree) {
+    const c: Constraint = {};
+    let path = '';
+    parts.forEach((p, i) => {
+      c[`${path}name`] = p;
+      if (i < parts.length - 1) path += `${def.tree!.parent}__`;
+    });
+    c[`${path}${def.tree.parent}__isnull`] = true;
+    if (parts.length === 1 && parts[0] === null) return null;
+    return c;
+  }
+  const lookups = naturalKeyLookups(def);
+  if (parts.length > lookups.length) return null;
+  const c: Constraint = {};
+  lookups.forEach((l, i) => (c[l] = parts[i] ?? null));
+  return c;
+}
+
+export function naturalKeyLookups(def: ResourceDefinition, prefix = '', seen = new Set<ResourceDefinition>()): string[] {
+  if (seen.has(def)) return [`${prefix}id`];
+  seen.add(def);
+  return def.naturalKey.flatMap((name) => {
+    const f = def.fields[name];
+    if (f?.kind === 'fk') {
+      const t = f.target();
+      return t.tree ? [`${prefix}${name}__name`] : naturalKeyLookups(t, `${prefix}${name}__`, seen);
+    }
+    return [`${prefix}${name}`];
+  });
+}

@@ -1,0 +1,358 @@
+import type { Executor, Row } from '../../../database/db';
+import { and, ident, inList, sql } from '../../../database/sql';
+import type { RequestContext } from '../../context';
+import { customFieldsFor } from '../custom-fields';
+import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
+import type { ContentTypesField, CountField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
+import { scopeCondition } from '../query/scope';
+import { Ancestry, loadAncestry } from '../query/tree';
+import { readScalar, slugify } from './values';
+import { formatDateTime } from '../query/values';
+
+export interface ReadOptions {
+  depth: number;
+  excludeM2m?: boolean;
+  /** Opt-in extras: relationships, computed_fields, config_context. */
+  include?: ReadonlySet<string>;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Everything loaded for one batch of rows of one model at one level. */
+interface Batch {
+  def: ResourceDefinition;
+  rows: Row[];
+  root: boolean;
+  depth: number;
+  ancestry?: Map<string, Ancestry>;
+  displayRows: Map<string, Map<string, Row>>;
+  /** fk field name -> id -> nested representation (only loaded when depth > 0). */
+  nested: Map<string, Map<string, Obj>>;
+  /** m2m field -> owner id -> list of items. */
+  many: Map<string, Map<string, unknown[]>>;
+  counts: Map<string, Map<string, number>>;
+  /** Computed fields with a batch loader: field -> id -> value. */
+  loaded: Map<string, Map<string, unknown>>;
+  customFields: { key: string }[];
+  /** The fields this representation shows, computed once per batch. */
+  shown: Field[];
+  listUrl: string;
+  type: string;
+}
+
+export const ref = (ctx: RequestContext, def: ResourceDefinition, id: string): Obj => ({
+  id,
+  object_type: objectType(def),
+  url: `${ctx.listUrl(def)}${id}/`,
+});
+
+/**
+ * Turns rows into API representations at a depth. Related data is loaded in one query per
+ * related model per level, never per row (DESIGN rule 4); serialization itself is a pure
+ * function of the definition, the loaded rows and the context (rule 5).
+ */
+export class Representer {
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly exec: Executor,
+  ) {}
+
+  async represent(def: ResourceDefinition, rows: Row[], opts: ReadOptions): Promise<Obj[]> {
+    const batch = await this.load(def, rows, opts.depth, true, opts);
+    return rows.map((r) => this.serialize(batch, r, opts));
+  }
+
+  /** Fields visible in the request's API version. */
+  visible(f: Field): boolean {
+    if (!f.versions) return true;
+    const { min, max } = f.versions;
+    if (min && !this.ctx.versionAtLeast(min)) return false;
+    if (max && this.ctx.versionAtLeast(max) && this.ctx.apiVersion !== max) return false;
+    return true;
+  }
+
+  /** Fields shown on read in the request's API version. */
+  readable(f: Field): boolean {
+    if (!this.visible(f)) return false;
+    if (!f.readVersions) return true;
+    const { min, max } = f.readVersions;
+    if (min && !this.ctx.versionAtLeast(min)) return false;
+    if (max && this.ctx.versionAtLeast(max) && this.ctx.apiVersion !== max) return false;
+    return true;
+  }
+
+  private async load(def: ResourceDefinition, rows: Row[], depth: number, root: boolean, opts: ReadOptions): Promise<Batch> {
+    const batch: Batch = {
+      def,
+      rows,
+      root,
+      depth,
+      displayRows: new Map(),
+      nested: new Map(),
+      many: new Map(),
+      counts: new Map(),
+      loaded: new Map(),
+      customFields: [],
+      shown: Object.values(def.fields).filter((f) => !f.writeOnly && f.name !== 'tags' && this.readable(f)),
+      listUrl: this.ctx.listUrl(def),
+      type: objectType(def),
+    };
+    if (!rows.length) return batch;
+    const fields = Object.values(def.fields).filter((f) => this.readable(f));
+    const jobs: Promise<unknown>[] = [];
+    if (def.tree) {
+      jobs.push(
+        scopeCondition(this.ctx, this.exec, def, 'view', 'a')
+          .then((visible) => loadAncestry(this.exec, def, rows, visible))
+          .then((a) => (batch.ancestry = a)),
+      );
+    }
+    if (def.features.includes('customFields')) jobs.push(customFieldsFor(this.ctx, objectType(def)).then((c) => (batch.customFields = c)));
+    for (const name of def.displayUses ?? []) {
+      const f = def.fields[name] as ForeignKeyField;
+      jobs.push(this.rowsById(f.target(), ids(rows, f.column)).then((m) => batch.displayRows.set(name, m)));
+    }
+    // Foreign keys and generic foreign keys at depth > 0: one load per target model.
+    if (depth > 0) {
+      const byTarget = new Map<ResourceDefinition, { fields: ForeignKeyField[]; ids: Set<string> }>();
+      for (const f of fields) {
+        if (f.kind !== 'fk' || f.writeOnly) continue;
+        const t = f.target();
+        const entry = byTarget.get(t) ?? { fields: [], ids: new Set<string>() };
+        entry.fields.push(f);
+        rows.forEach((r) => r[f.column] && entry.ids.add(String(r[f.column])));
+        byTarget.set(t, entry);
+      }
+      for (const [target, entry] of byTarget) {
+        jobs.push(
+          this.nestedObjects(target, [...entry.ids], depth - 1, opts).then((m) => entry.fields.forEach((f) => batch.nested.set(f.name, m))),
+        );
+      }
+      for (const f of fields) {
+        if (f.kind === 'gfk') jobs.push(this.genericNested(f, rows, depth - 1, opts).then((m) => batch.nested.set(f.name, m)));
+      }
+    }
+    for (const f of fields) {
+      if (f.kind === 'computed' && f.load && (root || f.nested !== false)) {
+        const load = f.load;
+        jobs.push(load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
+      }
+    }
+    if (root) {
+      for (const f of fields) {
+        if ((f.kind === 'm2m' || f.kind === 'contentTypes') && !opts.excludeM2m && !f.writeOnly) {
+          jobs.push(this.loadMany(def, f, rows, depth, opts).then((m) => batch.many.set(f.name, m)));
+        }
+        if (f.kind === 'count') jobs.push(this.loadCount(f, rows).then((m) => batch.counts.set(f.name, m)));
+      }
+    }
+    await Promise.all(jobs);
+    return batch;
+  }
+
+  /** Related rows for display: only those the requester may view (a hidden one lends no name). */
+  private async rowsById(def: ResourceDefinition, idList: string[]): Promise<Map<string, Row>> {
+    if (!idList.length) return new Map();
+    const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'd');
+    const list = await this.exec.query(sql`SELECT d.* FROM ${ident(def.table)} d WHERE ${and([inList(ident('d', 'id'), idList), scope])}`);
+    return new Map(list.map((r) => [String(r.id), r]));
+  }
+
+  /** Nested representations of the visible objects among ids; invisible ones stay references. */
+  private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions): Promise<Map<string, Obj>> {
+    if (!idList.length) return new Map();
+    const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'n');
+    const rows = await this.exec.query(sql`SELECT n.* FROM ${ident(def.table)} n WHERE ${and([inList(ident('n', 'id'), idList), scope])}`);
+    const batch = await this.load(def, rows, depth, false, opts);
+    return new Map(rows.map((r) => [String(r.id), this.serialize(batch, r, opts)]));
+  }
+
+  private async genericNested(f: GenericForeignKeyField, rows: Row[], depth: number, opts: ReadOptions): Promise<Map<string, Obj>> {
+    const byType = new Map<string, Set<string>>();
+    for (const r of rows) {
+      if (!r[f.typeColumn] || !r[f.idColumn]) continue;
+      const set = byType.get(r[f.typeColumn]) ?? new Set<string>();
+      set.add(String(r[f.idColumn]));
+      byType.set(r[f.typeColumn], set);
+    }
+    const out = new Map<string, Obj>();
+    await Promise.all(
+      [...byType].map(async ([type, set]) => {
+        const def = this.ctx.registry.get(type);
+        if (!def) return;
+        const m = await this.nestedObjects(def, [...set], depth, opts);
+        m.forEach((v, k) => out.set(`${type}:${k}`, { ...v, generic_foreign_key: true }));
+      }),
+    );
+    return out;
+  }
+
+  private async loadMany(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, rows: Row[], depth: number, opts: ReadOptions) {
+    const out = new Map<string, unknown[]>();
+    rows.forEach((r) => out.set(String(r.id), []));
+    const idList = rows.map((r) => r.id);
+    if (f.kind === 'contentTypes') {
+      const links = await this.exec.query(
+        sql`SELECT ${ident(f.through.source)} AS src, ${ident('content_type')} AS ct FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), idList)} ORDER BY ${ident('content_type')}`,
+      );
+      links.forEach((l) => out.get(String(l.src))?.push(l.ct));
+      return out;
+    }
+    const target = f.target();
+    const disc = f.through.discriminator ? sql` AND ${ident('l', f.through.discriminator)} = ${objectType(owner)}` : sql``;
+    const order = target.fields.name ? sql` ORDER BY ${ident('x', 'name')}` : sql``;
+    const links = await this.exec.query(
+      sql`SELECT ${ident('l', f.through.source)} AS src, ${ident('l', f.through.target)} AS dst FROM ${ident(f.through.table)} l JOIN ${ident(target.table)} x ON ${ident('x', 'id')} = ${ident('l', f.through.target)} WHERE ${inList(ident('l', f.through.source), idList)}${disc}${order}`,
+    );
+    const nested = depth > 0 ? await this.nestedObjects(target, [...new Set(links.map((l) => String(l.dst)))], depth - 1, opts) : null;
+    for (const l of links) {
+      const id = String(l.dst);
+      out.get(String(l.src))?.push(nested?.get(id) ?? ref(this.ctx, target, id));
+    }
+    return out;
+  }
+
+  private async loadCount(f: CountField, rows: Row[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const counted = this.ctx.registry.get(f.model);
+    if (!counted) return out; // the counted model is not part of this installation: zero
+    const via = counted.fields[f.via];
+    const scope = await scopeCondition(this.ctx, this.exec, counted, 'view', 'c');
+    const ids = rows.map((r) => r.id);
+    let list: Row[] = [];
+    if (via?.kind === 'fk') {
+      list = await this.exec.query(
+        sql`SELECT ${ident('c', via.column)} AS k, COUNT(*) AS n FROM ${ident(counted.table)} c WHERE ${and([inList(ident('c', via.column), ids), scope])} GROUP BY ${ident('c', via.column)}`,
+      );
+    } else if (via?.kind === 'm2m') {
+      const th = via.through;
+      list = await this.exec.query(
+        sql`SELECT ${ident('l', th.target)} AS k, COUNT(*) AS n FROM ${ident(th.table)} l JOIN ${ident(counted.table)} c ON ${ident('c', 'id')} = ${ident('l', th.source)}
+            WHERE ${and([inList(ident('l', th.target), ids), scope])} GROUP BY ${ident('l', th.target)}`,
+      );
+    }
+    list.forEach((r) => out.set(String(r.k), Number(r.n)));
+    return out;
+  }
+
+  private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
+    const { def } = b;
+    const ctx = this.ctx;
+    const id = String(row.id);
+    const helpers: DisplayHelpers = {
+      related: (name) => {
+        const f = def.fields[name] as ForeignKeyField;
+        const v = row[f.column];
+        return v ? (b.displayRows.get(name)?.get(String(v)) ?? null) : null;
+      },
+      ancestors: b.ancestry?.get(id)?.names ?? [],
+    };
+    const url = `${b.listUrl}${id}/`;
+    const out: Obj = {
+      id,
+      object_type: b.type,
+      display: def.tree ? [...helpers.ancestors, def.display(row, helpers)].join(' → ') : def.display(row, helpers),
+      url,
+      natural_slug: naturalSlug(def, row, helpers, ctx),
+    };
+    if (def.tree) out.tree_depth = b.root ? (b.ancestry?.get(id)?.depth ?? 0) : null;
+    for (const f of b.shown) {
+      switch (f.kind) {
+        case 'scalar':
+          out[f.name] = readScalar(f, row[f.column]);
+          break;
+        case 'fk': {
+          const v = row[f.column];
+          if (v === null || v === undefined) out[f.name] = null;
+          else {
+            const key = String(v);
+            out[f.name] = (b.depth > 0 && b.nested.get(f.name)?.get(key)) || ref(ctx, f.target(), key);
+          }
+          break;
+        }
+        case 'gfk': {
+          const type = row[f.typeColumn];
+          const oid = row[f.idColumn];
+          out[`${f.name}_type`] = type ?? null;
+          out[`${f.name}_id`] = oid ? String(oid) : null;
+          const target = type ? ctx.registry.get(type) : undefined;
+          out[f.name] = !type || !oid ? null : (b.nested.get(f.name)?.get(`${type}:${oid}`) ?? (target ? ref(ctx, target, String(oid)) : null));
+          break;
+        }
+        case 'm2m':
+        case 'contentTypes':
+          if (b.root && !opts.excludeM2m) {
+            const list = b.many.get(f.name)?.get(id) ?? [];
+            out[f.name] = f.kind === 'm2m' && f.single ? (list[0] ?? null) : list;
+          }
+          break;
+        case 'count':
+          if (b.root) out[f.name] = b.counts.get(f.name)?.get(id) ?? 0;
+          break;
+        case 'computed':
+          if (b.root || f.nested !== false) out[f.name] = f.load ? (b.loaded.get(f.name)?.get(id) ?? null) : f.read(row, ctx);
+          break;
+        case 'composite':
+          out[f.name] = f.read(row, ctx);
+          break;
+      }
+    }
+    out.created = formatDateTime(row.created);
+    out.last_updated = formatDateTime(row.last_updated);
+    if (def.fields.tags && b.root && !opts.excludeM2m) out.tags = b.many.get('tags')?.get(id) ?? [];
+    if (def.features.includes('notes')) out.notes_url = `${url}notes/`;
+    if (def.features.includes('customFields')) {
+      const data = parseJsonObject(row._custom_field_data);
+      const cf: Obj = {};
+      for (const c of b.customFields) cf[c.key] = data[c.key] ?? null;
+      out.custom_fields = cf;
+    }
+    // Opt-in blocks (root only). netkeel defines no computed fields or relationships yet, so
+    // the blocks are present and empty when asked for, as the reference shows them.
+    if (b.root && opts.include?.has('computed_fields')) out.computed_fields = {};
+    if (b.root && opts.include?.has('relationships')) out.relationships = {};
+    return out;
+  }
+}
+
+function ids(rows: Row[], column: string): string[] {
+  return [...new Set(rows.map((r) => r[column]).filter(Boolean).map(String))];
+}
+
+export function parseJsonObject(v: unknown): Record<string, unknown> {
+  if (!v) return {};
+  if (typeof v === 'string') {
+    try {
+      return JSON.parse(v) ?? {};
+    } catch {
+      return {};
+    }
+  }
+  if (Buffer.isBuffer(v)) return parseJsonObject(v.toString('utf8'));
+  return v as Record<string, unknown>;
+}
+
+/** Natural key values of a row: scalars as stored, foreign keys by the target's name, trees by ancestry. */
+export function naturalKeyValues(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext): unknown[] {
+  if (def.tree) return [row.name, ...[...h.ancestors].reverse()];
+  return def.naturalKey.flatMap((name) => {
+    const f = def.fields[name];
+    if (!f) return [row[name]];
+    if (f.kind === 'fk') {
+      const r = h.related(name);
+      return [r ? (r.name ?? r.id) : null];
+    }
+    if (f.kind === 'composite' || f.kind === 'computed') return [f.read(row, ctx)];
+    if (f.kind === 'scalar') return [row[f.column]];
+    return [];
+  });
+}
+
+function naturalSlug(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext): string {
+  const id = String(row.id);
+  if (def.naturalKey.length === 1 && def.naturalKey[0] === 'id') return `${slugify(id)}_${id.slice(0, 4)}`;
+  const parts = naturalKeyValues(def, row, h, ctx)
+    .filter((v) => v !== null && v !== undefined)
+    .map(slugify);
+  return [...parts, id.slice(0, 4)].join('_');
+}

@@ -1,0 +1,138 @@
+import type { INestApplication } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { loadSettings } from '../../config/settings';
+import { createApp } from '../../bootstrap';
+import { Db } from '../../database/db';
+import type { DatabaseTarget } from '../../database/data-source.factory';
+import { freshDatabase, Kind, testDatabases } from './servers';
+
+export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface TestApp {
+  kind: Kind;
+  app: INestApplication;
+  db: Db;
+  /** The superuser's token. */
+  token: string;
+  http: ReturnType<typeof request>;
+  /** Authenticated request helpers (superuser unless a token is given). */
+  get(path: string, token?: string | null): request.Test;
+  post(path: string, body?: unknown, token?: string | null): request.Test;
+  put(path: string, body?: unknown, token?: string | null): request.Test;
+  patch(path: string, body?: unknown, token?: string | null): request.Test;
+  del(path: string, body?: unknown, token?: string | null): request.Test;
+  options(path: string, token?: string | null): request.Test;
+  /**
+   * A non-superuser with the given object permissions and a token of their own; returns the
+   * token key. Each grant: object types, actions, constraints (null = all).
+   */
+  userWith(username: string, grants: Grant[]): Promise<string>;
+  /** Statements the database ran while fn ran. */
+  countStatements(fn: () => Promise<unknown>): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface Grant {
+  types: string[];
+  actions: string[];
+  constraints?: unknown;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  clock?: () => Date;
+}
+
+/** Starts netkeel on a fresh database of the given kind, with a superuser `admin`. */
+export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<TestApp> {
+  const settings = loadSettings({
+    SUPERUSER_NAME: 'admin',
+    SUPERUSER_PASSWORD: ADMIN_PASSWORD,
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    // One process per suite: a long cache makes statement counts independent of timing.
+    DEFINITION_CACHE_SECONDS: '3600',
+    ...opts.env,
+  });
+  let target: DatabaseTarget;
+  let drop = async () => undefined as void;
+  if (kind === 'pglite') {
+    const file = process.env.NETKEEL_PGLITE_TEMPLATE;
+    target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
+  } else {
+    const fresh = await freshDatabase(kind);
+    target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS };
+    drop = fresh.drop;
+  }
+  const app = await createApp({ settings, database: target, clock: opts.clock }, 'error');
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer();
+  const auth = (t: request.Test, token: string | null | undefined) => (token === null ? t : t.set('Authorization', `Token ${token ?? ADMIN_TOKEN}`));
+  const withBody = (t: request.Test, body: unknown) => (body === undefined ? t : t.send(body as object));
+  const db = app.get(Db);
+  return {
+    kind,
+    app,
+    db,
+    token: ADMIN_TOKEN,
+    http: request(server),
+    get: (p, token) => auth(request(server).get(p), token),
+    post: (p, body, token) => withBody(auth(request(server).post(p), token), body),
+    put: (p, body, token) => withBody(auth(request(server).put(p), token), body),
+    patch: (p, body, token) => withBody(auth(request(server).patch(p), token), body),
+    del: (p, body, token) => withBody(auth(request(server).delete(p), token), body),
+    options: (p, token) => auth(request(server).options(p), token),
+    async userWith(username, grants) {
+      const password = `${username}-password-1`;
+      const call = (m: 'post', p: string, body: unknown) => auth(request(server)[m](p), undefined).send(body as object);
+      const user = await call('post', '/api/users/users/', { username, password });
+      if (user.status !== 201) throw new Error(`user: ${JSON.stringify(user.body)}`);
+      const all = [...grants, { types: ['users.token'], actions: ['add', 'view'] }];
+      for (const [i, g] of all.entries()) {
+        const res = await call('post', '/api/users/permissions/', {
+          name: `${username}-${i}`,
+          object_types: g.types,
+          actions: g.actions,
+          constraints: g.constraints ?? null,
+          users: [user.body.id],
+        });
+        if (res.status !== 201) throw new Error(`permission: ${JSON.stringify(res.body)}`);
+      }
+      const tok = await request(server).post('/api/users/tokens/').set('Authorization', `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`);
+      if (tok.status !== 201) throw new Error(`token: ${JSON.stringify(tok.body)}`);
+      return tok.body.key as string;
+    },
+    async countStatements(fn) {
+      const before = db.statements;
+      await fn();
+      return db.statements - before;
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/**
+ * Runs a block of tests once per database of this run (PGlite always; PostgreSQL and MariaDB
+ * when TEST_POSTGRES_URL / TEST_MYSQL_URL are set), each on its own fresh database.
+ */
+export function eachDatabase(name: string, body: (t: () => TestApp) => void, opts: StartOptions = {}): void {
+  describe.each(testDatabases())(`${name} [%s]`, (kind) => {
+    let t: TestApp | undefined;
+    beforeAll(async () => {
+      t = await startApp(kind, opts);
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+    body(() => {
+      if (!t) throw new Error('app not started');
+      return t;
+    });
+  });
+}

@@ -1,0 +1,161 @@
+import { PGlite } from '@electric-sql/pglite';
+import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { Dialect, mysqlDialect, postgresDialect } from './dialect';
+import { applyDialectColumns } from './dialect-column';
+import { PGlitePool } from './pglite/pglite-pool';
+import { lockDataDir } from './pglite/data-dir-lock';
+import { SnakeNamingStrategy } from './naming.strategy';
+
+/**
+ * mysql2 with a statement time limit on every pooled connection: MariaDB's max_statement_time
+ * (seconds) or MySQL 8's max_execution_time (milliseconds, SELECT only); the other is ignored.
+ */
+function mysqlWithTimeout(ms: number): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mysql2 = require('mysql2');
+  if (!ms) return mysql2;
+  return {
+    ...mysql2,
+    createPool(config: unknown) {
+      const pool = mysql2.createPool(config);
+      pool.on('connection', (conn: { query: (sql: string, cb: (err: unknown) => void) => void }) => {
+        conn.query(`SET SESSION max_statement_time = ${ms / 1000}`, () => undefined);
+        conn.query(`SET SESSION max_execution_time = ${Math.round(ms)}`, () => undefined);
+      });
+      return pool;
+    },
+  };
+}
+
+/** Statements that lift the time limit for the session (migrations may run long). */
+export const NO_TIMEOUT: Record<'postgres' | 'mysql', string[]> = {
+  postgres: ['SET statement_timeout = 0'],
+  mysql: ['SET SESSION max_statement_time = 0', 'SET SESSION max_execution_time = 0'],
+};
+
+export interface DatabaseTarget {
+  kind: 'pglite' | 'postgres' | 'mysql';
+  /** postgres:// or mysql:// URL (postgres, mysql). */
+  url?: string;
+  /** PGlite data directory; 'memory://' for an in-memory database. */
+  dataDir?: string;
+  /** PGlite: start from a dumped data directory (tests load a migrated template). */
+  loadDataDir?: Blob;
+  /** Upper bound on one statement, in ms (0 = none). */
+  statementTimeoutMs?: number;
+}
+
+export interface OpenDatabase {
+  dataSource: DataSource;
+  dialect: Dialect;
+  /** The embedded instance, when the database is PGlite. */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  entities: MixedList<Function>;
+  migrations: { postgres: Function[]; mysql: Function[] };
+}
+
+/**
+ * Opens a TypeORM DataSource for one of the three supported databases. PGlite is served
+ * through the postgres driver with an exclusive single-session pool (see PGlitePool), so
+ * the rest of netkeel treats it exactly like PostgreSQL.
+ */
+export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): Promise<OpenDatabase> {
+  const common = {
+    entities: opts.entities,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each' as const,
+    namingStrategy: new SnakeNamingStrategy(),
+    logging: false,
+  };
+  let unlock: (() => void) | undefined;
+  let pglite: PGlite | undefined;
+  let options: DataSourceOptions;
+  let dialect: Dialect;
+
+  if (target.kind === 'mysql') {
+    dialect = mysqlDialect;
+    options = {
+      ...common,
+      type: 'mysql',
+      url: target.url,
+      migrations: opts.migrations.mysql,
+      timezone: 'Z',
+      // READ COMMITTED as on PostgreSQL: a statement that follows a lock sees what was committed
+      // before the lock was granted (InnoDB's REPEATABLE READ would keep the first read's snapshot).
+      isolationLevel: 'READ COMMITTED',
+      charset: 'utf8mb4',
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      dateStrings: false,
+      poolSize: 10,
+      driver: mysqlWithTimeout(target.statementTimeoutMs ?? 0),
+      extra: {
+        typeCast(field: { type: string; length: number; string(): string | null }, next: () => unknown) {
+          if (field.type === 'TINY' && field.length === 1) {
+            const v = field.string();
+            return v === null ? null : v === '1';
+          }
+          return next();
+        },
+      },
+    };
+  } else {
+    dialect = postgresDialect;
+    const base = {
+      ...common,
+      type: 'postgres' as const,
+      migrations: opts.migrations.postgres,
+      parseInt8: true,
+      installExtensions: false,
+    };
+    if (target.kind === 'postgres') {
+      options = {
+        ...base,
+        url: target.url,
+        poolSize: 10,
+        extra: target.statementTimeoutMs ? { statement_timeout: target.statementTimeoutMs } : {},
+      };
+    } else {
+      const dir = target.dataDir ?? './data';
+      const inMemory = dir.startsWith('memory://');
+      if (!inMemory) unlock = lockDataDir(dir);
+      try {
+        pglite = await PGlite.create(inMemory ? undefined : dir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+      } catch (err) {
+        unlock?.();
+        throw err;
+      }
+      const db = pglite;
+      options = {
+        ...base,
+        driver: { Pool: class extends PGlitePool { constructor() { super(db); } } },
+        poolSize: 1,
+      } as DataSourceOptions;
+    }
+  }
+
+  applyDialectColumns(dialect.name);
+  const dataSource = new DataSource(options);
+  try {
+    await dataSource.initialize();
+  } catch (err) {
+    await pglite?.close().catch(() => undefined);
+    unlock?.();
+    throw err;
+  }
+  return {
+    dataSource,
+    dialect,
+    pglite,
+    async close() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await pglite?.close();
+      unlock?.();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, MigrationExecutor } from 'typeorm';
+import { mysqlMigrations } from '../../migrations/mysql';
+import { postgresMigrations } from '../../migrations/postgres';
+import { ResourceRegistry } from '../core/resource/registry';
+import { DatabaseTarget, NO_TIMEOUT, openDatabase, OpenDatabase } from './data-source.factory';
+import { Db } from './db';
+
+const OPEN_DATABASE = Symbol('OPEN_DATABASE');
+
+/** Applies pending migrations on a session without the statement time limit. */
+async function migrate(open: OpenDatabase) {
+  const qr = open.dataSource.createQueryRunner();
+  try {
+    for (const stmt of NO_TIMEOUT[open.dialect.name]) await qr.query(stmt).catch(() => undefined);
+    const executor = new MigrationExecutor(open.dataSource, qr);
+    executor.transaction = 'each';
+    return await executor.executePendingMigrations();
+  } finally {
+    await qr.release();
+  }
+}
+
+/**
+ * Opens the database, applies the committed migrations (never `synchronize`), checks every
+ * resource definition against the entities, and provides the `Db` gateway.
+ */
+@Global()
+@Module({})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(OPEN_DATABASE) private readonly open: OpenDatabase) {}
+
+  static forRoot(target: DatabaseTarget, entities: Function[]): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        {
+          provide: OPEN_DATABASE,
+          inject: [ResourceRegistry],
+          useFactory: async (registry: ResourceRegistry) => {
+            const logger = new Logger('Database');
+            const open = await openDatabase(target, { entities, migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+            const applied = await migrate(open);
+            if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+            registry.bind(open.dataSource);
+            return open;
+          },
+        },
+        { provide: DataSource, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => o.dataSource },
+        { provide: Db, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => new Db(o.dataSource, o.dialect) },
+      ],
+      exports: [Db, DataSource],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.open.close();
+  }
+}

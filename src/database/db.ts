@@ -1,0 +1,124 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { Dialect } from './dialect';
+import { Sql } from './sql';
+
+export type Row = Record<string, any>;
+
+/** Something that runs SQL: the pool (autocommit) or one open transaction. */
+export interface Executor {
+  readonly dialect: Dialect;
+  query<T = Row>(fragment: Sql): Promise<T[]>;
+  /** Runs a data-changing statement and returns the number of affected rows. */
+  execute(fragment: Sql): Promise<number>;
+  /** Inside a transaction: the same executor; outside: opens one. */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  readonly inTransaction: boolean;
+}
+
+export interface StatementCounter {
+  count: number;
+}
+
+/**
+ * The one gateway to the database for the resource engine and services: renders Sql for the
+ * dialect and runs it on TypeORM query runners. Statement counting (for tests and the
+ * benchmark) hooks in here.
+ */
+export class Db implements Executor {
+  readonly inTransaction = false;
+  /** Incremented on every statement; tests read it to prove bounded queries per request. */
+  statements = 0;
+  /**
+   * The transaction open in the current async context. A statement issued through the pool
+   * while a transaction is open in the same request joins that transaction: it sees the
+   * request's own writes, and on PGlite (one session) it cannot wait forever for the session
+   * its own transaction holds.
+   */
+  private readonly current = new AsyncLocalStorage<Tx>();
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly dialect: Dialect,
+  ) {}
+
+  async query<T = Row>(fragment: Sql): Promise<T[]> {
+    const tx = this.current.getStore();
+    if (tx) return tx.query<T>(fragment);
+    const qr = this.dataSource.createQueryRunner();
+    try {
+      return (await run(this, qr, fragment)).records as T[];
+    } finally {
+      await qr.release();
+    }
+  }
+
+  async execute(fragment: Sql): Promise<number> {
+    const tx = this.current.getStore();
+    if (tx) return tx.execute(fragment);
+    const qr = this.dataSource.createQueryRunner();
+    try {
+      return (await run(this, qr, fragment)).affected ?? 0;
+    } finally {
+      await qr.release();
+    }
+  }
+
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    const open = this.current.getStore();
+    if (open) return fn(open);
+    const qr = this.dataSource.createQueryRunner();
+    await qr.connect();
+    await qr.startTransaction();
+    this.statements++;
+    const tx = new Tx(this, qr);
+    try {
+      const result = await this.current.run(tx, () => fn(tx));
+      await qr.commitTransaction();
+      this.statements++;
+      return result;
+    } catch (err) {
+      if (qr.isTransactionActive) {
+        await qr.rollbackTransaction().catch(() => undefined);
+        this.statements++;
+      }
+      throw err;
+    } finally {
+      await qr.release();
+    }
+  }
+}
+
+/**
+ * One open transaction: a single connection, so its statements run one after another even when
+ * the engine issues them concurrently (Promise.all over related loads).
+ */
+class Tx implements Executor {
+  readonly inTransaction = true;
+  private queue: Promise<unknown> = Promise.resolve();
+  constructor(private readonly db: Db, private readonly qr: QueryRunner) {}
+  get dialect() {
+    return this.db.dialect;
+  }
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+  async query<T = Row>(fragment: Sql): Promise<T[]> {
+    return this.serial(async () => (await run(this.db, this.qr, fragment)).records as T[]);
+  }
+  async execute(fragment: Sql): Promise<number> {
+    return this.serial(async () => (await run(this.db, this.qr, fragment)).affected ?? 0);
+  }
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+}
+
+async function run(db: Db, qr: QueryRunner, fragment: Sql): Promise<{ records: Row[]; affected?: number }> {
+  const { text, params } = db.dialect.render(fragment);
+  db.statements++;
+  const res = await qr.query(text, params, true);
+  return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
+}

@@ -1,0 +1,155 @@
+import { Sql, SqlNode, sql, raw, ident, param } from './sql';
+
+export type DialectName = 'postgres' | 'mysql';
+
+/** Column storage kinds the engine needs to cast or compare portably. */
+export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes';
+
+/**
+ * Everything that differs between PostgreSQL (and PGlite) and MySQL/MariaDB. The rest of the
+ * code builds Sql fragments through this interface and never asks which database it is on.
+ */
+export interface Dialect {
+  readonly name: DialectName;
+  render(fragment: Sql): { text: string; params: unknown[] };
+  /** Case-insensitive LIKE with a pattern that is already escaped. */
+  ilike(expr: Sql, pattern: string): Sql;
+  /** Case-sensitive LIKE. */
+  like(expr: Sql, pattern: string): Sql;
+  regex(expr: Sql, pattern: string, caseInsensitive: boolean): Sql;
+  lower(expr: Sql): Sql;
+  /** The text value at `key` of a JSON column, or NULL. */
+  jsonText(expr: Sql, key: string): Sql;
+  /** The raw JSON value at `key` (for type-aware comparisons and null checks). */
+  jsonValue(expr: Sql, key: string): Sql;
+  /** The number at `key`, or NULL when the value there is not a number. */
+  jsonNumber(expr: Sql, key: string): Sql;
+  /** True when the JSON array at `key` contains the (string) value. */
+  jsonArrayContains(expr: Sql, key: string, value: unknown): Sql;
+  /** True when the JSON object column has `key`. */
+  jsonHasKey(expr: Sql, key: string): Sql;
+  /** Removes `key` from a JSON object column (custom field deletion). */
+  jsonRemoveKey(expr: Sql, key: string): Sql;
+  /** The JSON object column with `key` set to a (JSON-encodable) value. */
+  jsonSet(expr: Sql, key: string, value: unknown): Sql;
+  /** A parameter with an explicit type, where the dialect cannot infer it (CASE, VALUES). */
+  typedParam(value: unknown, type: ColumnType): Sql;
+  /** Convert a JS value into what the driver binds for a column of this type. */
+  toDb(value: unknown, type: ColumnType): unknown;
+  /** Text cast for string lookups on non-text expressions. */
+  castText(expr: Sql): Sql;
+  /** Page deep offsets through a sub-select of ids (MySQL sorts whole rows otherwise). */
+  readonly deferredPaging: boolean;
+  /** Row locking clause to append to a SELECT (allocation, uniqueness races). */
+  readonly forUpdate: string;
+  /** Shared row lock clause for a SELECT: others may read and share-lock, nobody may change the rows. */
+  readonly lockShared: string;
+  /** Classifies a driver error. */
+  errorKind(err: unknown): 'unique' | 'foreign_key' | 'timeout' | 'regex' | 'invalid_value' | 'deadlock' | null;
+}
+
+function renderWith(fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string) {
+  let text = '';
+  const params: unknown[] = [];
+  for (const n of fragment.nodes as SqlNode[]) {
+    if (n.t === 'text') text += n.v;
+    else if (n.t === 'ident') text += n.v.map(quote).join('.');
+    else {
+      params.push(n.v);
+      text += placeholder(params.length);
+    }
+  }
+  return { text, params };
+}
+
+function driverCode(err: unknown): { code?: string; errno?: number; message: string } {
+  const e = err as { driverError?: unknown; code?: string; errno?: number; message?: string };
+  const d = (e?.driverError ?? e) as { code?: string; errno?: number; message?: string };
+  return { code: d?.code ?? e?.code, errno: d?.errno ?? e?.errno, message: String(d?.message ?? e?.message ?? '') };
+}
+
+const PG_TYPES: Record<ColumnType, string> = {
+  uuid: 'uuid', string: 'varchar', text: 'text', integer: 'integer', bigint: 'bigint', decimal: 'numeric',
+  boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea',
+};
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`),
+  ilike: (e, p) => sql`${e} ILIKE ${p}`,
+  like: (e, p) => sql`${e} LIKE ${p}`,
+  regex: (e, p, ci) => (ci ? sql`${e} ~* ${p}` : sql`${e} ~ ${p}`),
+  lower: (e) => sql`LOWER(${e})`,
+  jsonText: (e, k) => sql`(${e} ->> ${k}::text)`,
+  jsonValue: (e, k) => sql`(${e} -> ${k}::text)`,
+  jsonNumber: (e, k) => sql`(CASE WHEN jsonb_typeof(${e} -> ${k}::text) = 'number' THEN (${e} ->> ${k}::text)::numeric END)`,
+  jsonArrayContains: (e, k, v) => sql`((${e} -> ${k}::text) @> ${JSON.stringify([v])}::jsonb)`,
+  jsonHasKey: (e, k) => sql`(${e} ? ${k}::text)`,
+  jsonRemoveKey: (e, k) => sql`(${e} - ${k}::text)`,
+  jsonSet: (e, k, v) => sql`(${e} || jsonb_build_object(${k}::text, ${JSON.stringify(v)}::jsonb))`,
+  typedParam: (v, t) => sql`CAST(${v} AS ${raw(PG_TYPES[t])})`,
+  toDb: (v, t) => (t === 'json' && v !== null && v !== undefined ? JSON.stringify(v) : v),
+  castText: (e) => sql`CAST(${e} AS text)`,
+  deferredPaging: false,
+  forUpdate: ' FOR UPDATE',
+  lockShared: ' FOR SHARE',
+  errorKind(err) {
+    const { code } = driverCode(err);
+    if (code === '23505') return 'unique';
+    if (code === '23503') return 'foreign_key';
+    if (code === '57014') return 'timeout';
+    if (code === '2201B') return 'regex';
+    if (code === '40P01' || code === '40001') return 'deadlock';
+    if (code && /^22/.test(code)) return 'invalid_value';
+    return null;
+  },
+};
+
+const MY_TYPES: Record<ColumnType, string> = {
+  uuid: 'CHAR(36)', string: 'CHAR', text: 'CHAR', integer: 'SIGNED', bigint: 'SIGNED', decimal: 'DECIMAL(30,10)',
+  boolean: 'SIGNED', date: 'DATE', datetime: 'DATETIME(6)', json: 'CHAR', bytes: 'BINARY',
+};
+
+export const mysqlDialect: Dialect = {
+  name: 'mysql',
+  render: (f) => renderWith(f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?'),
+  // Text columns use a binary collation (case-sensitive like PostgreSQL), so the
+  // case-insensitive forms lower both sides explicitly.
+  ilike: (e, p) => sql`LOWER(${e}) LIKE LOWER(${p})`,
+  like: (e, p) => sql`${e} LIKE ${p}`,
+  regex: (e, p, ci) => sql`${e} REGEXP ${(ci ? '(?i)' : '(?-i)') + p}`,
+  lower: (e) => sql`LOWER(${e})`,
+  // JSON null must read as SQL NULL (JSON_UNQUOTE alone turns it into the text 'null').
+  jsonText: (e, k) =>
+    sql`(CASE WHEN JSON_TYPE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) = 'NULL' THEN NULL ELSE JSON_UNQUOTE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) END)`,
+  jsonValue: (e, k) => sql`JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})`,
+  jsonNumber: (e, k) =>
+    sql`(CASE WHEN JSON_TYPE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) IN ('INTEGER', 'DOUBLE', 'DECIMAL', 'UNSIGNED INTEGER') THEN CAST(JSON_UNQUOTE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) AS DECIMAL(30,10)) END)`,
+  jsonArrayContains: (e, k, v) => sql`JSON_CONTAINS(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)}), ${JSON.stringify(v)})`,
+  jsonHasKey: (e, k) => sql`JSON_CONTAINS_PATH(${e}, 'one', ${'$.' + JSON.stringify(k)})`,
+  jsonRemoveKey: (e, k) => sql`JSON_REMOVE(${e}, ${'$.' + JSON.stringify(k)})`,
+  jsonSet: (e, k, v) => sql`JSON_SET(${e}, ${'$.' + JSON.stringify(k)}, JSON_EXTRACT(${JSON.stringify(v)}, '$'))`,
+  typedParam: (v, t) => (t === 'string' || t === 'text' || t === 'uuid' || t === 'json' ? param(v) : sql`CAST(${v} AS ${raw(MY_TYPES[t])})`),
+  toDb: (v, t) => {
+    if (v === null || v === undefined) return v;
+    if (t === 'json') return JSON.stringify(v);
+    if (t === 'boolean') return v ? 1 : 0;
+    return v;
+  },
+  castText: (e) => sql`CAST(${e} AS CHAR)`,
+  deferredPaging: true,
+  forUpdate: ' FOR UPDATE',
+  lockShared: ' LOCK IN SHARE MODE',
+  errorKind(err) {
+    const { code, errno } = driverCode(err);
+    if (code === 'ER_DUP_ENTRY' || errno === 1062) return 'unique';
+    if (errno === 1451 || errno === 1452 || code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_NO_REFERENCED_ROW_2') return 'foreign_key';
+    if (errno === 1969 || errno === 3024 || code === 'ER_STATEMENT_TIMEOUT' || code === 'ER_QUERY_TIMEOUT') return 'timeout';
+    if (errno === 1139 || errno === 3685 || errno === 3692 || errno === 3699 || code === 'ER_REGEXP_ERROR') return 'regex';
+    if (errno === 1213 || errno === 1205) return 'deadlock';
+    if (errno === 1292 || errno === 1366 || errno === 1264 || errno === 1406) return 'invalid_value';
+    return null;
+  },
+};
+
+export { ident, raw };

@@ -1,0 +1,70 @@
+/**
+ * A tiny SQL fragment builder. Fragments keep text, identifiers and bound values apart until
+ * they are rendered for one dialect, so values always travel as bound parameters and
+ * identifiers are quoted by the dialect, never spliced by hand.
+ */
+export type SqlNode = { t: 'text'; v: string } | { t: 'param'; v: unknown } | { t: 'ident'; v: string[] };
+
+export class Sql {
+  constructor(readonly nodes: readonly SqlNode[]) {}
+  get isEmpty(): boolean {
+    return this.nodes.every((n) => n.t === 'text' && n.v.trim() === '');
+  }
+}
+
+export type SqlValue = Sql | unknown;
+
+/** Tagged template: interpolated Sql fragments are embedded, anything else becomes a parameter. */
+export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): Sql {
+  const nodes: SqlNode[] = [];
+  strings.forEach((s, i) => {
+    if (s) nodes.push({ t: 'text', v: s });
+    if (i < values.length) {
+      const v = values[i];
+      if (v instanceof Sql) nodes.push(...v.nodes);
+      else nodes.push({ t: 'param', v });
+    }
+  });
+  return new Sql(nodes);
+}
+
+/** Trusted SQL text (keywords, operators). Never pass client input here. */
+export const raw = (text: string): Sql => new Sql([{ t: 'text', v: text }]);
+/** A quoted identifier, optionally qualified: ident('t', 'name') -> "t"."name". */
+export const ident = (...parts: string[]): Sql => new Sql([{ t: 'ident', v: parts }]);
+export const param = (v: unknown): Sql => new Sql([{ t: 'param', v }]);
+export const empty = new Sql([]);
+
+export function join(parts: readonly Sql[], separator = ', '): Sql {
+  const nodes: SqlNode[] = [];
+  parts.forEach((p, i) => {
+    if (i) nodes.push({ t: 'text', v: separator });
+    nodes.push(...p.nodes);
+  });
+  return new Sql(nodes);
+}
+
+export const TRUE = raw('1=1');
+export const FALSE = raw('1=0');
+
+export function and(parts: readonly (Sql | null | undefined)[]): Sql {
+  const list = parts.filter((p): p is Sql => !!p && !p.isEmpty);
+  if (!list.length) return TRUE;
+  if (list.length === 1) return list[0];
+  return sql`(${join(list.map((p) => sql`(${p})`), ' AND ')})`;
+}
+
+export function or(parts: readonly (Sql | null | undefined)[]): Sql {
+  const list = parts.filter((p): p is Sql => !!p && !p.isEmpty);
+  if (!list.length) return FALSE;
+  if (list.length === 1) return list[0];
+  return sql`(${join(list.map((p) => sql`(${p})`), ' OR ')})`;
+}
+
+export const not = (p: Sql): Sql => sql`NOT (${p})`;
+
+/** `expr IN (v1, v2, ...)`; an empty list is false. */
+export function inList(expr: Sql, values: readonly unknown[]): Sql {
+  if (!values.length) return FALSE;
+  return sql`${expr} IN (${join(values.map((v) => (v instanceof Sql ? v : param(v))))})`;
+}

@@ -1,0 +1,125 @@
+import { defineResource, objectType, WriteContext } from '../../../core/resource/definition';
+import { field } from '../../../core/resource/fields';
+import type { Row } from '../../../database/db';
+import { ident, inList, sql } from '../../../database/sql';
+import { descendantIds } from '../../../core/resource/query/tree';
+import { statusResource } from '../../extras/resources/status.resource';
+import { tenantResource } from '../../tenancy/resources/tenant.resource';
+import { Location } from '../entities/location.entity';
+import { locationTypeResource } from './location-type.resource';
+import { naturalize } from './naturalize';
+
+const TIME_ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+export const locationResource = defineResource({
+  app: 'dcim',
+  model: 'location',
+  slug: 'locations',
+  table: 'dcim_location',
+  entity: Location,
+  naturalKey: ['name', 'parent'],
+  ordering: ['_name'],
+  tree: { parent: 'parent' },
+  display: (r) => r.name,
+  extraColumns: ['_name'],
+  fields: {
+    time_zone: field.string({
+      validate: (v: string) => (v === '' || TIME_ZONES.has(v) ? undefined : `"${v}" is not a valid time zone.`),
+    }),
+    circuit_count: field.count('circuits.circuittermination', 'location'),
+    device_count: field.count('dcim.device', 'location'),
+    prefix_count: field.count('ipam.prefix', 'locations'),
+    rack_count: field.count('dcim.rack', 'location'),
+    virtual_machine_count: field.count('virtualization.virtualmachine', 'location'),
+    vlan_count: field.count('ipam.vlan', 'locations'),
+    name: field.string({ required: true }),
+    description: field.string(),
+    facility: field.string({ help: 'Local facility ID or description' }),
+    asn: field.integer({ minValue: 1, maxValue: 4294967295, label: 'ASN', help: '32-bit autonomous system number' }),
+    physical_address: field.text(),
+    shipping_address: field.text(),
+    latitude: field.decimal({ help: 'GPS coordinate (latitude)', minValue: -90, maxValue: 90 }),
+    longitude: field.decimal({ help: 'GPS coordinate (longitude)', minValue: -180, maxValue: 180 }),
+    contact_name: field.string(),
+    contact_phone: field.string(),
+    contact_email: field.email({ label: 'Contact E-mail' }),
+    comments: field.text(),
+    location_type: field.foreignKey(() => locationTypeResource, { required: true, onDelete: 'protect' }),
+    parent: field.foreignKey(() => locationResource, { nullable: true, onDelete: 'cascade' }),
+    status: field.foreignKey(() => statusResource, { required: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }),
+    tenant: field.foreignKey(() => tenantResource, { nullable: true, onDelete: 'protect' }),
+  },
+  uniqueTogether: [
+    {
+      fields: ['parent', 'name'],
+      field: 'name',
+      nullsEqual: true,
+      message: ([parent]) => (parent === null ? 'A root-level location with this name already exists.' : 'A location with this parent and name already exists.'),
+    },
+  ],
+  search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'contact_name', 'contact_phone', 'contact_email', 'comments', 'asn'],
+  filterAliases: { tenant_group: 'tenant__tenant_group', tenant_id: 'tenant', content_type: 'location_type__content_types' },
+  filters: {
+    /** The given locations and everything below them. */
+    subtree: {
+      lookups: ['n'],
+      async compile(values, _lookup, h) {
+        const ids = await descendantIds(h.exec, locationResource, await h.resolveIds(locationResource, values));
+        return inList(h.col('id'), ids);
+      },
+    },
+    /** Locations that may be the parent of a location of the given type(s). */
+    child_location_type: {
+      async compile(values, _lookup, h) {
+        const ids = await h.resolveIds(locationTypeResource, values);
+        const types = await h.exec.query(sql`SELECT ${ident('id')}, ${ident('parent_id')}, ${ident('nestable')} FROM ${ident('dcim_locationtype')} WHERE ${inList(ident('id'), ids)}`);
+        const parents = new Set<string>();
+        for (const t of types) {
+          if (t.parent_id) parents.add(String(t.parent_id));
+          if (t.nestable) parents.add(String(t.id));
+        }
+        return inList(h.col('location_type_id'), [...parents]);
+      },
+    },
+  },
+  features: ['tags', 'customFields', 'notes', 'statuses', 'locations'],
+  beforeSave(states) {
+    for (const s of states) s.values._name = naturalize(String(s.values.name), 255);
+  },
+  async rules(s, w) {
+    const errors: Record<string, string[]> = {};
+    const type = s.related('location_type');
+    if (!type) return errors;
+    if (s.existing && String(s.existing.location_type_id) !== String(s.values.location_type_id)) {
+      const before = await typeRow(w, String(s.existing.location_type_id));
+      errors.location_type = [`Changing the type of an existing Location (from ${before?.name} to ${type.name} in this case) is not permitted.`];
+      return errors;
+    }
+    const parent = s.related('parent');
+    const typeParent = type.parent_id ? await typeRow(w, String(type.parent_id)) : null;
+    if (!typeParent) {
+      if (parent) {
+        if (type.nestable) {
+          if (String(parent.location_type_id) !== String(type.id))
+            errors.parent = [`A Location of type ${type.name} may only have a Location of the same type as its parent.`];
+        } else errors.parent = [`A Location of type ${type.name} must not have a parent Location.`];
+      }
+    } else if (!parent) {
+      errors.parent = [`A Location of type ${type.name} must have a parent Location.`];
+    } else if (type.nestable) {
+      if (![String(type.id), String(typeParent.id)].includes(String(parent.location_type_id)))
+        errors.parent = [`A Location of type ${type.name} can only have a Location of the same type or of type ${typeParent.name} as its parent.`];
+    } else if (String(parent.location_type_id) !== String(typeParent.id)) {
+      errors.parent = [`A Location of type ${type.name} can only have a Location of type ${typeParent.name} as its parent.`];
+    }
+    return errors;
+  },
+});
+
+/** Location types by id, once per request (rules for a bulk write ask for the same few). */
+function typeRow(w: WriteContext, id: string): Promise<Row | null> {
+  return w.ctx.memo(`dcim.locationtype:${id}`, async () => {
+    const [row] = await w.exec.query(sql`SELECT * FROM ${ident('dcim_locationtype')} WHERE ${ident('id')} = ${id}`);
+    return row ?? null;
+  });
+}

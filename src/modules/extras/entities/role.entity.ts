@@ -1,0 +1,10 @@
+import { Column, Entity } from 'typeorm';
+import { CustomFieldModelEntity } from '../../../core/entities/base.entity';
+
+@Entity('extras_role')
+export class Role extends CustomFieldModelEntity {
+  @Column({ length: 100 }) name: string;
+  @Column({ length: 6 }) color: string;
+  @Column({ length: 200 }) description: string;
+  @Column({ type: 'int', nullable: true }) weight: number | null;
+}

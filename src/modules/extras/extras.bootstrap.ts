@@ -1,0 +1,66 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Db } from '../../database/db';
+import { ident, inList, join, sql } from '../../database/sql';
+import { objectType } from '../../core/resource/definition';
+import { ResourceRegistry } from '../../core/resource/registry';
+import { markSeeded, unseeded } from '../../core/resource/seed';
+
+export const DEFAULT_STATUSES: [name: string, color: string][] = [
+  ['Active', '4caf50'],
+  ['Available', '4caf50'],
+  ['Decommissioning', 'ffc107'],
+  ['Deprecated', 'f44336'],
+  ['Planned', '00bcd4'],
+  ['Reserved', '00bcd4'],
+  ['Retired', 'f44336'],
+  ['Staged', '2196f3'],
+];
+
+/**
+ * Creates the default statuses on the first start and enables each for every model that has
+ * a status, including models added by later upgrades; each pairing is made once only.
+ */
+@Injectable()
+export class ExtrasBootstrap implements OnApplicationBootstrap {
+  constructor(
+    private readonly db: Db,
+    private readonly registry: ResourceRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const types = this.registry.all().filter((d) => d.features.includes('statuses')).map(objectType);
+    await this.db.transaction(async (tx) => {
+      const wanted = DEFAULT_STATUSES.flatMap(([name]) => [`status:${name}`, ...types.map((t) => `status:${name}:${t}`)]);
+      const todo = await unseeded(tx, wanted);
+      if (!todo.size) return;
+      const now = new Date();
+      const newStatuses = DEFAULT_STATUSES.filter(([name]) => todo.has(`status:${name}`));
+      if (newStatuses.length) {
+        const existing = await tx.query<{ name: string }>(sql`SELECT ${ident('name')} FROM ${ident('extras_status')} WHERE ${inList(ident('name'), newStatuses.map(([n]) => n))}`);
+        const have = new Set(existing.map((r) => r.name));
+        const rows = newStatuses.filter(([n]) => !have.has(n));
+        if (rows.length) {
+          await tx.execute(
+            sql`INSERT INTO ${ident('extras_status')} (${join(['id', 'name', 'color', 'description', 'created', 'last_updated', '_custom_field_data'].map((c) => ident(c)))}) VALUES ${join(
+              rows.map(([name, color]) => sql`(${randomUUID()}, ${name}, ${color}, ${''}, ${now}, ${now}, ${'{}'})`),
+            )}`,
+          );
+        }
+      }
+      const statuses = await tx.query<{ id: string; name: string }>(sql`SELECT ${ident('id')}, ${ident('name')} FROM ${ident('extras_status')} WHERE ${inList(ident('name'), DEFAULT_STATUSES.map(([n]) => n))}`);
+      const links = statuses.flatMap((s) => types.filter((t) => todo.has(`status:${s.name}:${t}`)).map((t) => [String(s.id), t]));
+      if (links.length) {
+        const present = await tx.query<{ status_id: string; content_type: string }>(
+          sql`SELECT ${ident('status_id')}, ${ident('content_type')} FROM ${ident('extras_status_content_types')} WHERE ${inList(ident('status_id'), statuses.map((s) => s.id))}`,
+        );
+        const have = new Set(present.map((p) => `${p.status_id}|${p.content_type}`));
+        const add = links.filter(([id, t]) => !have.has(`${id}|${t}`));
+        if (add.length) {
+          await tx.execute(sql`INSERT INTO ${ident('extras_status_content_types')} (${ident('status_id')}, ${ident('content_type')}) VALUES ${join(add.map(([id, t]) => sql`(${id}, ${t})`))}`);
+        }
+      }
+      await markSeeded(tx, [...todo]);
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { Controller, Get, Header, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ResourceRoute } from '../../../core/auth/decorators';
+import { ContextFactory } from '../../../core/http/context.factory';
+import type { NkRequest } from '../../../core/http/request';
+import { toQuery } from '../../../core/resource/query/params';
+import { ResourceService } from '../../../core/resource/resource.service';
+import { externalIdentityResource } from '../resources/external-identity.resource';
+import { IdentityHistoryService } from '../services/identity-history.service';
+
+/** What intake changed on one identity, newest first; read-only, for whoever may view the identity. */
+@ApiTags('identity')
+@ApiParam({ name: 'id', description: 'The external identity (UUID or natural key)' })
+@Controller('api/identity/external-identities/:id/history')
+export class IdentityHistoryController {
+  constructor(
+    private readonly contexts: ContextFactory,
+    private readonly resources: ResourceService,
+    private readonly history: IdentityHistoryService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'What intake changed on this identity, its roles, its user and groups; newest first, paginated' })
+  @Header('Allow', 'GET, HEAD')
+  @ResourceRoute(externalIdentityResource, 'view')
+  async list(@Req() req: NkRequest) {
+    const ctx = this.contexts.create(req);
+    const identity = await this.resources.findOne(ctx, ctx.db, externalIdentityResource, String(req.params.id), 'view');
+    return this.history.list(ctx, String(identity.id), toQuery(req.query), req.path);
+  }
+}

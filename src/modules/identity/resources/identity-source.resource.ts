@@ -1,0 +1,87 @@
+import { defineResource } from '../../../core/resource/definition';
+import { field } from '../../../core/resource/fields';
+import { same } from '../../../core/resource/resource-writer';
+import { ident, inList, sql } from '../../../database/sql';
+import { IdentitySource } from '../entities/identity-source.entity';
+
+export const STATUS_ON_DELETE_CHOICES = [
+  ['D', 'Deleted'],
+  ['S', 'Suspended'],
+  ['GP', 'Grace period'],
+] as const;
+
+const SLUG = /^[-a-zA-Z0-9_]+$/;
+const GROUP_NAME_MAX = 150;
+
+/** A JSON object mapping non-empty keys to group names (users_group.name is 150 characters). */
+function groupMap(what: string) {
+  return (v: unknown): string | undefined => {
+    const example = `e.g. {"staff": "Staff"}`;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return `Enter a JSON object mapping each ${what} to a group name, ${example}.`;
+    for (const [k, g] of Object.entries(v)) {
+      if (k.trim() === '') return `Enter a JSON object mapping each ${what} to a group name, ${example}; keys may not be blank.`;
+      if (typeof g !== 'string' || g.trim() === '' || g.length > GROUP_NAME_MAX) {
+        return `The group name for "${k}" must be a non-empty string of at most ${GROUP_NAME_MAX} characters.`;
+      }
+    }
+    return undefined;
+  };
+}
+
+/** A source of record that pushes external identities, and how its people become users. */
+export const identitySourceResource = defineResource({
+  app: 'identity',
+  model: 'identitysource',
+  slug: 'sources',
+  table: 'identity_identitysource',
+  entity: IdentitySource,
+  verboseName: 'identity source',
+  verboseNamePlural: 'identity sources',
+  description: 'Sources of record (HR, student system, partner directory) that push external identities to /api/identity/sources/<slug>/identities/<sor_id>/.',
+  naturalKey: ['slug'],
+  ordering: ['name'],
+  display: (r) => r.name,
+  fields: {
+    name: field.string({ required: true, unique: true }),
+    slug: field.string({
+      required: true,
+      unique: true,
+      help: 'URL segment of the intake endpoint',
+      validate: (v: string) => (SLUG.test(v) ? undefined : 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'),
+    }),
+    description: field.string(),
+    enabled: field.boolean({ default: true, help: 'A disabled source accepts no messages (409)' }),
+    username_identifier_type: field.string({
+      help: 'The identifier type whose value becomes the username; without one, the first email address is used',
+    }),
+    affiliation_groups: field.json({ default: () => ({}), help: 'Affiliation -> group name: members of a role with this affiliation join the group', validate: groupMap('affiliation') }),
+    role_groups: field.json({ default: () => ({}), help: 'roleIdentifier -> group name: members of this role join the group', validate: groupMap('roleIdentifier') }),
+    status_on_delete: field.choice(STATUS_ON_DELETE_CHOICES, { default: 'D', help: 'What a role missing from a later message becomes' }),
+    grace_period_days: field.integer({ default: 30, minValue: 0, maxValue: 3650, help: 'How long a role in grace period (GP) still grants access, in days' }),
+  },
+  search: ['name', 'slug', 'description'],
+  features: [],
+  /**
+   * New group maps apply to the source's people at their next authentication (or message):
+   * their identities are marked due, as when a validity window passes, and so are their users'
+   * status checks.
+   */
+  async afterSave(_, { exec, ctx }, states) {
+    const remapped = states.filter(
+      (s) => s.existing && (!same(s.existing.affiliation_groups, s.values.affiliation_groups) || !same(s.existing.role_groups, s.values.role_groups)),
+    );
+    if (!remapped.length) return;
+    const now = ctx.now();
+    const sources = remapped.map((s) => String(s.values.id));
+    await exec.execute(
+      sql`UPDATE ${ident('identity_externalidentity')} SET ${ident('next_transition')} = ${now}
+          WHERE ${inList(ident('source_id'), sources)} AND ${ident('user_id')} IS NOT NULL`,
+    );
+    // ...and the auth guard asks about their users from now on (status/status-check.ts).
+    await exec.execute(
+      sql`UPDATE ${ident('users_user')} SET ${ident('status_check_after')} = ${now}
+          WHERE ${ident('id')} IN (SELECT ${ident('user_id')} FROM ${ident('identity_externalidentity')} WHERE ${inList(ident('source_id'), sources)})
+            AND (${ident('status_check_after')} IS NULL OR ${ident('status_check_after')} > ${now})`,
+    );
+  },
+});

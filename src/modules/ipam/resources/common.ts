@@ -1,0 +1,42 @@
+import { objectType, WriteContext } from '../../../core/resource/definition';
+import { field } from '../../../core/resource/fields';
+import { ident, sql } from '../../../database/sql';
+import { locationResource } from '../../dcim/resources/location.resource';
+import { roleResource } from '../../extras/resources/role.resource';
+import { statusResource } from '../../extras/resources/status.resource';
+import { tenantResource } from '../../tenancy/resources/tenant.resource';
+
+/** Fields the IPAM models share. */
+export const statusField = (o: { required?: boolean; nullable?: boolean } = { required: true }) =>
+  field.foreignKey(() => statusResource, { onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }), ...o });
+
+export const roleField = () => field.foreignKey(() => roleResource, { nullable: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) });
+
+export const tenantField = () => field.foreignKey(() => tenantResource, { nullable: true, onDelete: 'protect' });
+
+export const familyField = () =>
+  field.computed(
+    ['ip_version'],
+    { type: 'object', readOnly: true, properties: { value: { type: 'integer', enum: [4, 6] }, label: { type: 'string', enum: ['IPv4', 'IPv6'] } } },
+    (r) => ({ value: Number(r.ip_version), label: `IPv${Number(r.ip_version)}` }),
+  );
+
+/** `locations` (API 2.2+) and the legacy single `location` (shown in 2.0/2.1, write-only after) over one through table. */
+export const locationFields = (table: string, source: string) => {
+  const through = { table, source, target: 'location_id' };
+  return {
+    locations: field.manyToMany(() => locationResource, through, { writable: true, tree: true, versions: { min: '2.2' } }),
+    location: field.manyToMany(() => locationResource, through, { writable: true, single: true, tree: true, readVersions: { max: '2.1' } }),
+  };
+};
+
+export const GLOBAL_NAMESPACE = 'Global';
+export const GLOBAL_NAMESPACE_DESCRIPTION = 'Default Global namespace. Created by netkeel.';
+
+/** The Global namespace's id (the default namespace of prefixes and VRFs), once per request. */
+export function globalNamespace(w: WriteContext): Promise<string | null> {
+  return w.ctx.memo('ipam.namespace:Global', async () => {
+    const [row] = await w.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident('ipam_namespace')} WHERE ${ident('name')} = ${GLOBAL_NAMESPACE}`);
+    return row ? String(row.id) : null;
+  });
+}

@@ -1,0 +1,72 @@
+import { defineResource, WriteContext } from '../../../core/resource/definition';
+import type { FieldErrors } from '../../../core/resource/errors';
+import { field } from '../../../core/resource/fields';
+import { pyRepr } from '../../../core/resource/serialize/references';
+import { scopeCondition } from '../../../core/resource/query/scope';
+import { and, ident, sql } from '../../../database/sql';
+import { IpAddressToInterface } from '../entities/ip-address-to-interface.entity';
+import { ipAddressResource } from './ip-address.resource';
+
+/** The models an address may be assigned to, by object type (they arrive with DCIM and virtualization). */
+export const INTERFACE_TYPES = { interface: 'dcim.interface', vm_interface: 'virtualization.vminterface' } as const;
+
+const flag = (help: string) => field.boolean({ help });
+
+/**
+ * Until the interface models are installed, the targets are plain ids checked by type: the
+ * registry is asked for the model, and an id of a model that is not installed (or an object
+ * the requester may not view) is "not found", as for any related object.
+ */
+async function targetExists(w: WriteContext, type: string, id: string): Promise<boolean> {
+  const def = w.ctx.registry.get(type);
+  if (!def) return false;
+  const scope = await scopeCondition(w.ctx, w.exec, def, 'view', 'x');
+  const [row] = await w.exec.query(sql`SELECT 1 AS found FROM ${ident(def.table)} x WHERE ${and([sql`x.${ident('id')} = ${id}`, scope])}`);
+  return !!row;
+}
+
+export const ipAddressToInterfaceResource = defineResource({
+  app: 'ipam',
+  model: 'ipaddresstointerface',
+  slug: 'ip-address-to-interface',
+  table: 'ipam_ipaddresstointerface',
+  entity: IpAddressToInterface,
+  verboseName: 'IP address assignment',
+  verboseNamePlural: 'IP address assignments',
+  naturalKey: ['id'],
+  ordering: ['created'],
+  display: (r, h) => {
+    const ip = h.related('ip_address');
+    return `${ip ? `${ip.host_text}/${ip.mask_length}` : r.ip_address_id} ${r.interface_id ?? r.vm_interface_id ?? ''}`.trim();
+  },
+  displayUses: ['ip_address'],
+  fields: {
+    ip_address: field.foreignKey(() => ipAddressResource, { required: true, onDelete: 'cascade' }),
+    interface: field.uuid({ nullable: true, help: `A ${INTERFACE_TYPES.interface} id`, column: 'interface_id' }),
+    vm_interface: field.uuid({ nullable: true, help: `A ${INTERFACE_TYPES.vm_interface} id`, column: 'vm_interface_id' }),
+    is_source: flag('Is source address on interface'),
+    is_destination: flag('Is destination address on interface'),
+    is_default: flag('Is default address on interface'),
+    is_preferred: flag('Is preferred address on interface'),
+    is_primary: flag('Is primary address on interface'),
+    is_secondary: flag('Is secondary address on interface'),
+    is_standby: flag('Is standby address on interface'),
+  },
+  uniqueTogether: [{ fields: ['ip_address', 'interface'] }, { fields: ['ip_address', 'vm_interface'] }],
+  search: [],
+  async rules(s, w) {
+    const errors: FieldErrors = {};
+    const iface = s.values.interface_id;
+    const vmIface = s.values.vm_interface_id;
+    if (iface && vmIface) errors.interface = ['Cannot use a single instance to associate to both an Interface and a VMInterface.'];
+    else if (!iface && !vmIface) errors.interface = ['Must associate to either an Interface or a VMInterface.'];
+    if (errors.interface) return errors;
+    for (const [name, type] of Object.entries(INTERFACE_TYPES)) {
+      const id = s.values[`${name}_id`];
+      if (id && s.touched.has(name) && !(await targetExists(w, type, String(id)))) {
+        errors[name] = [`Related object not found using the provided attributes: ${pyRepr({ pk: String(id) })}`];
+      }
+    }
+    return errors;
+  },
+});

@@ -1,0 +1,33 @@
+import type { CustomFilter, CustomFilterHelpers } from '../../../core/resource/definition';
+import { ident, inList, Sql, sql } from '../../../database/sql';
+import { vrfResource } from './vrf.resource';
+
+type Owner = 'prefix' | 'address';
+
+/** The VRFs named by UUID or name (in a query each must exist and be visible, else 400). */
+const vrfIds = (values: unknown[], h: CustomFilterHelpers) => h.resolveIds(vrfResource, values);
+
+/** Prefixes (or the addresses whose parent prefix is) among those assigned to a VRF satisfying `cond` on `a.vrf_id`. */
+function assigned(owner: Owner, h: CustomFilterHelpers, cond: Sql): Sql {
+  const a = (c: string) => ident('va', c);
+  if (owner === 'prefix') return sql`EXISTS (SELECT 1 FROM ${ident('ipam_vrfprefixassignment')} va WHERE ${a('prefix_id')} = ${h.col('id')} AND ${cond})`;
+  return sql`${h.col('parent_id')} IN (SELECT ${a('prefix_id')} FROM ${ident('ipam_vrfprefixassignment')} va WHERE ${cond})`;
+}
+
+/** `vrf`: assigned to any of the VRFs (for addresses: through the parent prefix). */
+export const vrfFilter = (owner: Owner): CustomFilter => ({
+  compile: async (values, _l, h) => assigned(owner, h, inList(ident('va', 'vrf_id'), await vrfIds(values, h))),
+});
+
+/**
+ * `present_in_vrf`: in the VRF, or in a VRF that exports a route target the VRF imports
+ * (routes that are present in its table).
+ */
+export const presentInVrfFilter = (owner: Owner): CustomFilter => ({
+  compile: async (values, _l, h) => {
+    const ids = await vrfIds(values, h);
+    const importing = sql`SELECT i.${ident('routetarget_id')} FROM ${ident('ipam_vrf_import_targets')} i WHERE ${inList(ident('i', 'vrf_id'), ids)}`;
+    const exporting = sql`SELECT e.${ident('vrf_id')} FROM ${ident('ipam_vrf_export_targets')} e WHERE e.${ident('routetarget_id')} IN (${importing})`;
+    return assigned(owner, h, sql`(${inList(ident('va', 'vrf_id'), ids)} OR ${ident('va', 'vrf_id')} IN (${exporting}))`);
+  },
+});

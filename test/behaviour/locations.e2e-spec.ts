@@ -1,0 +1,96 @@
+import { eachDatabase } from '../../src/core/testing/harness';
+import { tokenFor } from '../support/users';
+
+eachDatabase('location rules', (t) => {
+  const type = async (name: string, extra: object = {}) => (await t().post('/api/dcim/location-types/', { name, ...extra }).expect(201)).body;
+  const loc = (name: string, location_type: string, parent?: string) => t().post('/api/dcim/locations/', { name, location_type, parent, status: 'Active' });
+  let region: any, site: any, floor: any, zone: any;
+
+  beforeAll(async () => {
+    region = await type('Region');
+    site = await type('Site', { parent: region.id });
+    floor = await type('Floor', { parent: site.id, nestable: true });
+    zone = await type('Zone', { nestable: true });
+  });
+
+  it('applies the location-type nesting rules with the reference messages', async () => {
+    const eu = (await loc('EU', region.id).expect(201)).body;
+    expect((await loc('Stray', region.id, eu.id).expect(400)).body).toEqual({ parent: ['A Location of type Region must not have a parent Location.'] });
+    expect((await loc('Orphan', site.id).expect(400)).body).toEqual({ parent: ['A Location of type Site must have a parent Location.'] });
+    const ams = (await loc('AMS', site.id, eu.id).expect(201)).body;
+    expect((await loc('Wrong', site.id, ams.id).expect(400)).body).toEqual({ parent: ['A Location of type Site can only have a Location of type Region as its parent.'] });
+    const f1 = (await loc('F1', floor.id, ams.id).expect(201)).body;
+    await loc('F1a', floor.id, f1.id).expect(201);
+    expect((await loc('F1b', floor.id, eu.id).expect(400)).body).toEqual({
+      parent: ['A Location of type Floor can only have a Location of the same type or of type Site as its parent.'],
+    });
+    const z = (await loc('Z1', zone.id).expect(201)).body;
+    await loc('Z2', zone.id, z.id).expect(201);
+    expect((await loc('Z3', zone.id, eu.id).expect(400)).body).toEqual({ parent: ['A Location of type Zone may only have a Location of the same type as its parent.'] });
+  });
+
+  it('keeps names unique per parent, root names included', async () => {
+    await loc('Root-1', region.id).expect(201);
+    expect((await loc('Root-1', region.id).expect(400)).body).toEqual({ name: ['A root-level location with this name already exists.'] });
+    const r2 = (await loc('Root-2', region.id).expect(201)).body;
+    await loc('Same', site.id, r2.id).expect(201);
+    expect((await loc('Same', site.id, r2.id).expect(400)).body.name).toBeDefined();
+    const both = await t().post('/api/dcim/locations/', [
+      { name: 'Twin', location_type: region.id, status: 'Active' },
+      { name: 'Twin', location_type: region.id, status: 'Active' },
+    ]).expect(400);
+    expect(both.body[0]).toEqual({});
+    expect(both.body[1].name).toBeDefined();
+  });
+
+  it('refuses to change the type of an existing location', async () => {
+    const x = (await loc('Typed', zone.id).expect(201)).body;
+    const res = await t().patch(`/api/dcim/locations/${x.id}/`, { location_type: region.id }).expect(400);
+    expect(res.body).toEqual({ location_type: ['Changing the type of an existing Location (from Zone to Region in this case) is not permitted.'] });
+  });
+
+  it('reserves rack-group names and guards nestable and parent changes of location types', async () => {
+    expect((await t().post('/api/dcim/location-types/', { name: 'Rack Groups' }).expect(400)).body).toEqual({ name: ['This name is reserved for future use.'] });
+    const nested = (await loc('Z-parent', zone.id).expect(201)).body;
+    await loc('Z-child', zone.id, nested.id).expect(201);
+    const res = await t().patch(`/api/dcim/location-types/${zone.id}/`, { nestable: false }).expect(400);
+    expect(res.body.nestable[0]).toMatch(/^There are existing nested Locations of this type/);
+    const moved = await t().patch(`/api/dcim/location-types/${zone.id}/`, { parent: region.id }).expect(400);
+    expect(moved.body.parent[0]).toMatch(/currently has Locations using it/);
+  });
+
+  it('shows derived counts and tree_depth on the root representation only', async () => {
+    const eu = (await t().get('/api/dcim/locations/?name=EU').expect(200)).body.results[0];
+    expect(eu.tree_depth).toBe(0);
+    for (const k of ['circuit_count', 'device_count', 'prefix_count', 'rack_count', 'virtual_machine_count', 'vlan_count']) expect(eu[k]).toBe(0);
+    const ams = (await t().get('/api/dcim/locations/?name=AMS&depth=1').expect(200)).body.results[0];
+    expect(ams.tree_depth).toBe(1);
+    expect(ams.display).toBe('EU → AMS');
+    expect(ams.parent.tree_depth).toBeNull();
+    expect(ams.parent).not.toHaveProperty('device_count');
+  });
+
+  it('orders by natural name, so site9 comes before site10', async () => {
+    const t9 = await type('Numbered');
+    for (const n of ['site10', 'site9', 'site100']) await loc(n, t9.id).expect(201);
+    const names = (await t().get(`/api/dcim/locations/?location_type=${t9.id}`).expect(200)).body.results.map((r: any) => r.name);
+    expect(names).toEqual(['site9', 'site10', 'site100']);
+  });
+
+  it('scopes a permission by subtree: in a constraint, a custom filter names locations among all of them', async () => {
+    const top = (await loc('Scope top', region.id).expect(201)).body;
+    await loc('Scope child', site.id, top.id).expect(201);
+    await loc('Scope other', region.id).expect(201);
+    const viewer = (await t().post('/api/users/users/', { username: 'subtree-viewer' }).expect(201)).body.id;
+    await t().post('/api/users/permissions/', { name: 'subtree', object_types: ['dcim.location'], actions: ['view'], users: [viewer], constraints: { subtree: 'Scope top' } }).expect(201);
+    const res = await t().get('/api/dcim/locations/?limit=100', await tokenFor(t(), viewer)).expect(200);
+    expect(res.body.results.map((l: { name: string }) => l.name).sort()).toEqual(['Scope child', 'Scope top']);
+  });
+
+  it('deletes a location together with its descendants unless something protects them', async () => {
+    const top = (await loc('Doomed', region.id).expect(201)).body;
+    const child = (await loc('Doomed child', site.id, top.id).expect(201)).body;
+    await t().del(`/api/dcim/locations/${top.id}/`).expect(204);
+    await t().get(`/api/dcim/locations/${child.id}/`).expect(404);
+  });
+});

@@ -1,0 +1,52 @@
+import { eachDatabase } from '../../src/core/testing/harness';
+
+/**
+ * A list page costs a bounded number of SQL statements whatever its size and depth: one
+ * batched statement per related model per level, never one per row (DESIGN rule 4).
+ */
+eachDatabase('statements per list page', (t) => {
+  beforeAll(async () => {
+    const type = (await t().post('/api/dcim/location-types/', { name: 'Site', nestable: true }).expect(201)).body;
+    const group = (await t().post('/api/tenancy/tenant-groups/', { name: 'G' }).expect(201)).body;
+    const tenants = (await t().post('/api/tenancy/tenants/', Array.from({ length: 20 }, (_, i) => ({ name: `T${i}`, tenant_group: group.id }))).expect(201)).body;
+    const tag = (await t().post('/api/extras/tags/', { name: 'core', content_types: ['dcim.location'] }).expect(201)).body;
+    const roots = (await t().post('/api/dcim/locations/', Array.from({ length: 10 }, (_, i) => ({ name: `R${i}`, location_type: type.id, status: 'Active' }))).expect(201)).body;
+    const rows = Array.from({ length: 490 }, (_, i) => ({
+      name: `L${i}`,
+      location_type: type.id,
+      status: 'Active',
+      parent: roots[i % 10].id,
+      tenant: tenants[i % 20].id,
+      tags: i % 3 ? [] : [tag.id],
+    }));
+    await t().post('/api/dcim/locations/', rows).expect(201);
+  });
+
+  const cost = async (limit: number, depth: number) => {
+    let body: any;
+    const n = await t().countStatements(async () => {
+      body = (await t().get(`/api/dcim/locations/?limit=${limit}&depth=${depth}`).expect(200)).body;
+    });
+    expect(body.results).toHaveLength(limit);
+    return n;
+  };
+
+  for (const depth of [0, 1, 2]) {
+    it(`costs the same for pages of 1, 50 and 500 at depth ${depth}`, async () => {
+      const [one, fifty, many] = [await cost(1, depth), await cost(50, depth), await cost(500, depth)];
+      expect(fifty).toBe(many);
+      expect(one).toBeLessThanOrEqual(many);
+      // Locations count prefixes and VLANs: with IPAM installed those two counts are real statements.
+      expect(many).toBeLessThanOrEqual([7, 12, 15][depth]);
+    });
+  }
+
+  it('costs fewer statements with exclude_m2m=true', async () => {
+    const withM2m = await t().countStatements(() => t().get('/api/dcim/locations/?limit=100').expect(200));
+    const without = await t().countStatements(async () => {
+      const res = await t().get('/api/dcim/locations/?limit=100&exclude_m2m=true').expect(200);
+      expect(res.body.results[0]).not.toHaveProperty('tags');
+    });
+    expect(without).toBeLessThan(withM2m);
+  });
+});

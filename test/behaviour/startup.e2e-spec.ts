@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+
+const MAIN = join(__dirname, '../../dist/src/main.js');
+
+/** Runs the built server until it prints that it listens (or exits); returns its output. */
+function run(env: Record<string, string>, stopWhenListening = true): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERUSER_') && k !== 'DATABASE_URL'));
+    const child = spawn(process.execPath, [MAIN], { env: { ...clean, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (stopWhenListening && out.includes('listening on')) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+describe('start-up', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'netkeel-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stops on a bad setting with exit code 2 and a message naming the variable', async () => {
+    const res = await run({ PORT: 'eighty', DATA_DIR: dir });
+    expect(res.code).toBe(2);
+    expect(res.out).toMatch(/PORT: /);
+  });
+
+  it('creates admin with a random password and token on the first start only, and prints them once', async () => {
+    const port = String(21000 + Math.floor(Math.random() * 2000));
+    const first = await run({ DATA_DIR: dir, PORT: port });
+    const password = /password:\s+(\S+)/.exec(first.out)?.[1];
+    const token = /API token: ([0-9a-f]{40})/.exec(first.out)?.[1];
+    expect(password).toBeDefined();
+    expect(token).toBeDefined();
+    const second = await run({ DATA_DIR: dir, PORT: port });
+    expect(second.out).not.toMatch(/API token/);
+    // the printed credentials work
+    const server = spawn(process.execPath, [MAIN], { env: { ...process.env, DATA_DIR: dir, PORT: port, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((r) => server.stdout.on('data', (b: Buffer) => b.toString().includes('listening on') && r()));
+    try {
+      await request(`http://127.0.0.1:${port}`).get('/api/').set('Authorization', `Token ${token}`).expect(200);
+      const res = await request(`http://127.0.0.1:${port}`).post('/api/users/tokens/').set('Authorization', `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`).expect(201);
+      expect(res.body.key).toMatch(/^[0-9a-f]{40}$/);
+      const statuses = await request(`http://127.0.0.1:${port}`).get('/api/extras/statuses/').set('Authorization', `Token ${token}`).expect(200);
+      expect(statuses.body.results.map((s: { name: string }) => s.name).sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { describeFilterContract } from '../src/core/testing/filter-contract';
+import type { TestApp } from '../src/core/testing/harness';
+
+/** Varied data across every first model, so each filter has something to tell apart. */
+async function seed(t: TestApp): Promise<void> {
+  const post = async (path: string, body: unknown) => (await t.post(path, body).expect(201)).body;
+  const tags = await post('/api/extras/tags/', [
+    { name: 'Core', color: 'ff0000', content_types: ['dcim.location', 'tenancy.tenant'] },
+    { name: 'Edge', color: '00ff00', content_types: ['dcim.location'], description: 'edge sites' },
+    { name: 'Lab', content_types: ['tenancy.tenant'] },
+  ]);
+  await post('/api/extras/roles/', [{ name: 'Primary', weight: 10 }, { name: 'Backup', weight: 20, description: 'standby' }, { name: 'Spare' }]);
+  const groups = await post('/api/tenancy/tenant-groups/', [{ name: 'Customers' }, { name: 'Internal', description: 'our own' }]);
+  const sub = await post('/api/tenancy/tenant-groups/', { name: 'Enterprise', parent: groups[0].id });
+  const tenants = await post('/api/tenancy/tenants/', [
+    { name: 'Acme', tenant_group: sub.id, tags: [tags[0].id, tags[2].id], comments: 'big one' },
+    { name: 'Globex', tenant_group: groups[0].id, tags: [tags[0].id] },
+    { name: 'Initech', tenant_group: groups[1].id, description: 'printers' },
+    { name: 'Umbrella' },
+  ]);
+  const region = await post('/api/dcim/location-types/', { name: 'Region', nestable: true, content_types: ['dcim.location'] });
+  const site = await post('/api/dcim/location-types/', { name: 'Site', parent: region.id, description: 'a site' });
+  const eu = await post('/api/dcim/locations/', { name: 'EU', location_type: region.id, status: 'Active', tags: [tags[0].id, tags[1].id] });
+  const nl = await post('/api/dcim/locations/', { name: 'NL', location_type: region.id, parent: eu.id, status: 'Planned', tenant: tenants[0].id });
+  await post('/api/dcim/locations/', [
+    { name: 'AMS1', location_type: site.id, parent: nl.id, status: 'Active', tenant: tenants[0].id, asn: 65001, latitude: '52.370216', facility: 'Equinix AM1', tags: [tags[1].id] },
+    { name: 'AMS2', location_type: site.id, parent: nl.id, status: 'Staged', tenant: tenants[1].id, asn: 65002, latitude: '52.300000', contact_email: 'noc@example.net' },
+    { name: 'FRA1', location_type: site.id, parent: eu.id, status: 'Active', asn: 64512, time_zone: 'Europe/Berlin', tags: [tags[0].id, tags[1].id] },
+  ]);
+  await post('/api/dcim/locations/', { name: 'US', location_type: region.id, status: 'Retired', description: 'Americas' });
+  const u = await post('/api/users/users/', [
+    { username: 'alice', email: 'alice@example.net', first_name: 'Alice', is_staff: true },
+    { username: 'bob', email: 'bob@example.org', last_name: 'Builder', is_active: false },
+  ]);
+  const g = await post('/api/users/groups/', [{ name: 'netops' }, { name: 'auditors' }]);
+  await post('/api/users/permissions/', [
+    { name: 'view sites', object_types: ['dcim.location'], actions: ['view'], users: [u[0].id], groups: [g[0].id] },
+    { name: 'edit tenants', object_types: ['tenancy.tenant', 'dcim.location'], actions: ['view', 'change'], enabled: false, groups: [g[1].id] },
+  ]);
+  await post('/api/users/tokens/', [{ description: 'automation', write_enabled: false }, { description: 'ci', expires: '2030-01-01T00:00:00Z' }]);
+
+  // Identity sources, and identities written the only way they can be: through the intake
+  // endpoint. Every identity and role field takes at least two values (a deleted identity,
+  // roles missing from later messages, grace periods, an identity without a user).
+  await post('/api/identity/sources/', [
+    { name: 'HR', slug: 'hr', description: 'people', username_identifier_type: 'employeeNumber', affiliation_groups: { staff: 'HR Staff' }, status_on_delete: 'GP', grace_period_days: 10 },
+    { name: 'Students', slug: 'sis', description: 'student records', username_identifier_type: 'matriculation', role_groups: { 'course-1': 'Course 1' }, status_on_delete: 'S' },
+    { name: 'Partners', slug: 'partners', enabled: false, grace_period_days: 0 },
+  ]);
+  const intake = async (source: string, sorId: string, body: unknown, status: number) => (await t.put(`/api/identity/sources/${source}/identities/${sorId}/`, body).expect(status)).body;
+  const message = (given: string, family: string, employeeNumber: string | null, roles: unknown[]) => ({
+    meta: { version: '1.0.0', objectType: 'externalIdentity' },
+    sorAttributes: {
+      names: [{ given, family }],
+      emailAddresses: [{ mail: `${given.toLowerCase()}@example.edu` }],
+      identifiers: employeeNumber ? [{ identifier: employeeNumber, type: 'employeeNumber' }] : [],
+      roles,
+    },
+  });
+  const role = (roleIdentifier: string, affiliation: string, status: string, extra: Record<string, unknown> = {}) => ({ roleIdentifier, affiliation, status, ...extra });
+  await intake('hr', 'e-1', message('Ada', 'Lovelace', 'E1', [
+    role('staff-1', 'staff', 'A', { rank: 1, title: 'Engineer', organization: 'Example', department: 'Networks', validFrom: '2020-01-01T00:00:00Z', validThrough: '2099-01-01T00:00:00Z' }),
+    role('staff-2', 'staff', 'A', { rank: 5, title: 'Mentor' }),
+  ]), 201);
+  // staff-2 goes missing: it takes the source's status_on_delete (GP, with a grace period).
+  await intake('hr', 'e-1', message('Ada', 'Lovelace', 'E1', [
+    role('staff-1', 'staff', 'A', { rank: 1, title: 'Engineer', organization: 'Example', department: 'Networks', validFrom: '2020-01-01T00:00:00Z', validThrough: '2099-01-01T00:00:00Z' }),
+  ]), 200);
+  await intake('hr', 'e-2', message('Alan', 'Turing', 'E2', [role('staff-3', 'staff', 'S', { rank: 2, title: 'Analyst', organization: 'Other', department: 'Research' })]), 201);
+  // Missing later (at another moment): it stays S, more final than GP.
+  await intake('hr', 'e-2', message('Alan', 'Turing', 'E2', []), 200);
+  await intake('sis', 's-1', message('Grace', 'Hopper', null, [
+    role('course-1', 'student', 'A', { validFrom: '2021-09-01T00:00:00Z', validThrough: '2098-06-30T00:00:00+02:00' }),
+    role('course-2', 'alumni', 'D'),
+  ]), 201);
+  await intake('sis', 's-2', { sorAttributes: { identifiers: [{ identifier: 'X-9', type: 'studentNumber' }], roles: [role('course-1', 'student', 'GP', { rank: 3 })] } }, 201);
+  const deleted = await t.del('/api/identity/sources/sis/identities/s-1/');
+  if (deleted.status !== 204) throw new Error(`DELETE identity: ${deleted.status}`);
+}
+
+describeFilterContract(seed);
