@@ -106,10 +106,11 @@ describeResourceContract({
   setup: async (t) => {
     // With a route distinguisher: a VRF's natural key (namespace, rd), used by CSV, must be unique.
     const [vrf, other] = (await t.post('/api/ipam/vrfs/', [{ name: 'assign-a', rd: '65001:1' }, { name: 'assign-b', rd: '65001:2' }]).expect(201)).body;
-    const prefixes = (await t.post('/api/ipam/prefixes/', Array.from({ length: 60 }, (_, i) => ({ prefix: `172.16.${i}.0/24`, status: 'Active' }))).expect(201)).body;
+    // One prefix per fixture: list fixtures use n < 10, the contract's own sequence counts up from 1000.
+    const prefixes = (await t.post('/api/ipam/prefixes/', Array.from({ length: 250 }, (_, i) => ({ prefix: `172.16.${i}.0/24`, status: 'Active' }))).expect(201)).body;
     return { vrf, other, prefixes };
   },
-  make: (ctx, n) => ({ vrf: ctx.vrf.id, prefix: ctx.prefixes[n < 1000 ? n : n - 990].id }),
+  make: (ctx, n) => ({ vrf: ctx.vrf.id, prefix: ctx.prefixes[n < 1000 ? n : 10 + ((n - 1000) % 240)].id }),
   update: (ctx) => ({ vrf: ctx.other.id }),
   invalid: (ctx) => ({ vrf: ctx.vrf.id }),
   notes: false,
