@@ -87,6 +87,17 @@ eachDatabase('location rules', (t) => {
     expect(res.body.results.map((l: { name: string }) => l.name).sort()).toEqual(['Scope child', 'Scope top']);
   });
 
+  it('filters by subtree, and subtree__n excludes exactly that subtree', async () => {
+    const top = (await loc('Sub top', region.id).expect(201)).body;
+    const child = (await loc('Sub child', site.id, top.id).expect(201)).body;
+    await loc('Sub floor', floor.id, child.id).expect(201);
+    await loc('Sub other', region.id).expect(201);
+    const names = async (qs: string) => (await t().get(`/api/dcim/locations/?name__isw=Sub&limit=100&${qs}`).expect(200)).body.results.map((l: { name: string }) => l.name).sort();
+    expect(await names(`subtree=${top.id}`)).toEqual(['Sub child', 'Sub floor', 'Sub top']);
+    expect(await names(`subtree__n=${top.id}`)).toEqual(['Sub other']);
+    expect(await names(`subtree__n=${child.id}`)).toEqual(['Sub other', 'Sub top']);
+  });
+
   it('deletes a location together with its descendants unless something protects them', async () => {
     const top = (await loc('Doomed', region.id).expect(201)).body;
     const child = (await loc('Doomed child', site.id, top.id).expect(201)).body;

@@ -88,10 +88,38 @@ eachDatabase('object permissions', (t) => {
     expect(res.text).toContain(ids.region);
   });
 
+  it('writes no hidden name in CSV, however many hops away: ancestors and tags', async () => {
+    const tag = (await t().post('/api/extras/tags/', { name: 'Secret-Tag', content_types: ['dcim.location'] }).expect(201)).body;
+    const child = (await t().post('/api/dcim/locations/', { name: 'Open-Child', location_type: ids.lt, status: 'Active', tenant: ids.ta, parent: ids.open, tags: [tag.id] }).expect(201)).body;
+    try {
+      const res = await t().get('/api/dcim/locations/?format=csv&name=Open-Child', tok).expect(200);
+      const [header, row] = res.text.trim().split('\n').map((l: string) => l.split(','));
+      expect(row[header.indexOf('parent__name')]).toBe('Open-Site');
+      expect(row[header.indexOf('parent__parent__name')]).toBe('NULL');
+      expect(res.text).not.toContain('Hidden-Region');
+      expect(res.text).not.toContain('Secret-Tag');
+      expect(row[header.indexOf('tags')]).toBe(tag.id);
+      // The superuser sees every name.
+      const all = await t().get('/api/dcim/locations/?format=csv&name=Open-Child').expect(200);
+      expect(all.text).toContain('Hidden-Region');
+      expect(all.text).toContain('Secret-Tag');
+    } finally {
+      await t().del(`/api/dcim/locations/${child.id}/`).expect(204);
+    }
+  });
+
   it('cannot reference, update or delete hidden objects in writes', async () => {
     const bad = await t().post('/api/dcim/locations/', { name: 'New', location_type: ids.lt, status: 'Active', tenant: ids.tb }, tok).expect(400);
     expect(bad.body.tenant[0]).toMatch(/^Related object not found/);
     expect(JSON.stringify(bad.body)).not.toContain('Hidden');
+    // Attributes of a reference cannot reach through a visible object into a hidden one.
+    const base = { location_type: ids.lt, status: 'Active', tenant: ids.ta };
+    const probe = await t().post('/api/dcim/locations/', { ...base, name: 'Probe', parent: { name: 'Open-Site', parent__name__isw: 'Hidden' } }, tok).expect(400);
+    expect(probe.body.parent[0]).toMatch(/^Related object not found/);
+    const byName = await t().post('/api/dcim/locations/', { ...base, name: 'Probe', parent: { name: 'Open-Site', parent: 'Hidden-Region' } }, tok).expect(400);
+    expect(byName.body.parent[0]).toMatch(/^Related object not found/);
+    const control = await t().post('/api/dcim/locations/', { ...base, name: 'Probe', parent: { name: 'Open-Site' } }, tok).expect(201);
+    await t().del(`/api/dcim/locations/${control.body.id}/`).expect(204);
     const bulk = await t().patch('/api/dcim/locations/', [{ id: ids.open, description: 'x' }, { id: ids.hidden, description: 'y' }], tok).expect(400);
     assertClean('bulk patch error', bulk.body);
     await t().patch(`/api/tenancy/tenants/${ids.tb}/`, { description: 'x' }, tok).expect(404);
@@ -126,6 +154,23 @@ eachDatabase('object permissions', (t) => {
     await t().patch(`/api/users/users/${admin.id}/`, { first_name: 'Not me' }, me).expect(404);
   });
 
+  it('names only visible dependents when a delete is refused', async () => {
+    const remover = await t().userWith('group-remover', [
+      { types: ['tenancy.tenantgroup'], actions: ['view', 'delete'] },
+      { types: ['tenancy.tenant'], actions: ['view'], constraints: { tenant_group__name: 'Open-Group' } },
+    ]);
+    const hidden = await t().del(`/api/tenancy/tenant-groups/${ids.gb}/`, undefined, remover).expect(409);
+    expect(hidden.body.detail).toBe('Unable to delete object. 1 dependent objects were found: 1 that you may not view');
+    const open = await t().del(`/api/tenancy/tenant-groups/${ids.ga}/`, undefined, remover).expect(409);
+    expect(open.body.detail).toBe(`Unable to delete object. 1 dependent objects were found: Open-Tenant (${ids.ta})`);
+  });
+
+  it('never matches references on fields that do not filter (no password-hash oracle)', async () => {
+    const res = await t().post('/api/users/permissions/', { name: 'oracle', object_types: ['dcim.location'], actions: ['view'], users: [{ username: 'admin', password__isw: 'scrypt$' }] }).expect(400);
+    expect(res.body.users).toBeDefined();
+    await t().get('/api/users/permissions/?name=oracle').expect(200).expect((r) => expect(r.body.count).toBe(0));
+  });
+
   it('lets only superusers make or change superusers', async () => {
     const tok = await t().userWith('user-admin', [{ types: ['users.user'], actions: ['view', 'add', 'change'] }]);
     const self = (await t().get('/api/users/users/?username=user-admin', tok).expect(200)).body.results[0];
@@ -135,6 +180,21 @@ eachDatabase('object permissions', (t) => {
     const admin = (await t().get('/api/users/users/?username=admin', tok).expect(200)).body.results[0];
     await t().patch(`/api/users/users/${admin.id}/`, { password: 'taken-over-now' }, tok).expect(400);
     await t().post('/api/users/users/', { username: 'plain-user' }, tok).expect(201);
+  });
+
+  it('validates constraints changed alone, and a stored constraint that stops compiling grants nothing', async () => {
+    const cf = (await t().post('/api/extras/custom-fields/', { key: 'owner_team', label: 'Owner team', type: 'text', content_types: ['tenancy.tenant'] }).expect(201)).body;
+    await t().patch(`/api/tenancy/tenants/${ids.ta}/`, { custom_fields: { owner_team: 'netops' } }).expect(200);
+    const tok2 = await t().userWith('cf-scoped', [{ types: ['tenancy.tenant'], actions: ['view'], constraints: { cf_owner_team: 'netops' } }]);
+    expect((await t().get('/api/tenancy/tenants/', tok2).expect(200)).body.results.map((r: any) => r.name)).toEqual(['Open-Tenant']);
+    const perm = (await t().get('/api/users/permissions/?name=cf-scoped-0').expect(200)).body.results[0];
+    const bad = await t().patch(`/api/users/permissions/${perm.id}/`, { constraints: { no_such_field: 'x' } }).expect(400);
+    expect(bad.body.constraints[0]).toMatch(/^Invalid filter for tenancy.tenant/);
+    // The custom field goes away: the constraint names nothing any more and grants nothing.
+    await t().del(`/api/extras/custom-fields/${cf.id}/`).expect(204);
+    const after = await t().get('/api/tenancy/tenants/', tok2).expect(200);
+    expect(after.body).toMatchObject({ count: 0, results: [] });
+    await t().get(`/api/tenancy/tenants/${ids.ta}/`, tok2).expect(404);
   });
 
   it('needs the note permissions for the notes endpoints', async () => {

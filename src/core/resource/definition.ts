@@ -51,7 +51,10 @@ export interface DisplayHelpers {
 
 /** A filter that is not derived from a field: compiled by the definition itself. */
 export interface CustomFilter {
-  /** Lookups that may follow the name (e.g. `n`); '' is the bare name. */
+  /**
+   * Lookups that may follow the name; '' is the bare name. Listing `n` enables `<name>__n`,
+   * which the engine compiles as the negation of the bare filter: `compile` never sees `n`.
+   */
   lookups?: string[];
   /** Several values OR together unless `and` is true. */
   compile: (values: unknown[], lookup: string, helpers: CustomFilterHelpers) => Promise<import('../../database/sql').Sql> | import('../../database/sql').Sql;
@@ -65,8 +68,8 @@ export interface CustomFilterHelpers {
   exec: Executor;
   def: ResourceDefinition;
   col(column: string): import('../../database/sql').Sql;
-  /** `query`: a query parameter; `constraint`: a permission constraint or attribute reference. */
-  mode: 'query' | 'constraint';
+  /** `query`: a query parameter; `constraint`: a permission constraint; `reference`: attributes naming a related object on write (typed, but scoped like a query). */
+  mode: 'query' | 'constraint' | 'reference';
   /** Raise a 400 for this parameter. */
   invalid(message: string): never;
   /**

@@ -615,7 +615,18 @@ export class ResourceWriter {
     const blocking = protectedBy.filter((p) => !doomed.get(p.def)?.has(String(p.row.id)));
     if (blocking.length) {
       const unique = [...new Map(blocking.map((b) => [String(b.row.id), b])).values()];
-      const names = unique.map((b) => `${b.def.display(b.row, { related: () => null, ancestors: [] })} (${b.row.id})`);
+      // Name only the dependents the requester may view; the others are only counted.
+      const visible = new Set<string>();
+      for (const d of new Set(unique.map((b) => b.def))) {
+        const idsOf = unique.filter((b) => b.def === d).map((b) => String(b.row.id));
+        for (const chunk of chunks(idsOf)) {
+          const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('v', 'id')} AS ${ident('id')} FROM ${ident(d.table)} ${ident('v')} WHERE ${and([inList(ident('v', 'id'), chunk), await scopeCondition(this.ctx, this.exec, d, 'view', 'v')])}`);
+          rows.forEach((r) => visible.add(String(r.id)));
+        }
+      }
+      const names = unique.filter((b) => visible.has(String(b.row.id))).map((b) => `${b.def.display(b.row, { related: () => null, ancestors: [] })} (${b.row.id})`);
+      const hidden = unique.length - names.length;
+      if (hidden) names.push(`${hidden} that you may not view`);
       throw new ConflictError(`Unable to delete object. ${unique.length} dependent objects were found: ${names.join(', ')}`);
     }
     return doomed;

@@ -8,7 +8,7 @@ import { FilterCompiler } from './query/filter-compiler';
 import { first, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
 import { scopeCondition } from './query/scope';
 import { orderBy } from './query/sort';
-import { isUuid, parseUuid } from './query/values';
+import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
 import { ReadOptions, Representer } from './serialize/representer';
 import { ResourceWriter } from './resource-writer';
@@ -80,9 +80,9 @@ export class ResourceService {
     let match;
     if (isUuid(idOrKey)) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
     else {
-      const constraint = naturalKeyConstraint(def, decodeURIComponent(idOrKey).split(';').map((p) => (p === '%00' ? null : p)));
+      const constraint = naturalKeyConstraint(def, parseNaturalKey(idOrKey));
       if (!constraint) throw this.notFound(def);
-      match = await new FilterCompiler(ctx, exec).fromConstraint(def, constraint, 't').catch(() => {
+      match = await new FilterCompiler(ctx, exec).fromConstraint(def, constraint, 't', 'reference').catch(() => {
         throw this.notFound(def);
       });
     }

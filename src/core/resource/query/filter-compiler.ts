@@ -25,7 +25,15 @@ import {
 /** Query parameters that are never filters (the reference's NON_FILTER_QUERY_PARAMS). */
 export const NON_FILTER_PARAMS = new Set(['api_version', 'depth', 'exclude_m2m', 'format', 'include', 'limit', 'offset', 'sort']);
 
-export type FilterMode = 'query' | 'constraint';
+/**
+ * - `query`: a query string; string values, every traversal and value resolution scoped to what
+ *   the requester may view, a value naming no visible object a 400.
+ * - `constraint`: a permission constraint; typed JSON values with Django semantics, resolved
+ *   among all objects (a constraint must not depend on the scope it may be computing).
+ * - `reference`: attributes naming a related object on write, or a natural key in a URL;
+ *   typed like a constraint, scoped like a query, so a write cannot probe hidden objects.
+ */
+export type FilterMode = 'query' | 'constraint' | 'reference';
 
 const STRING_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 're', 'nre', 'ire', 'nire'];
 const NUMBER_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
@@ -113,12 +121,12 @@ export class FilterCompiler {
    * A constraint object (permission constraints, attribute references): keys in the filter
    * language, values typed JSON; a list value means "any of".
    */
-  async fromConstraint(def: ResourceDefinition, constraint: Constraint, alias: string): Promise<Sql> {
+  async fromConstraint(def: ResourceDefinition, constraint: Constraint, alias: string, mode: 'constraint' | 'reference' = 'constraint'): Promise<Sql> {
     const parts: Sql[] = [];
     for (const [key, value] of Object.entries(constraint)) {
       const values = Array.isArray(value) ? value : [value];
       try {
-        const part = await this.term(def, key, values, alias, 'constraint');
+        const part = await this.term(def, key, values, alias, mode);
         parts.push(part ?? TRUE);
       } catch (err) {
         if (err instanceof UnknownFilter) throw new ValueError(`Cannot resolve keyword "${key}" into a field of ${objectType(def)}.`);
@@ -147,7 +155,11 @@ export class FilterCompiler {
     const custom = this.customFilter(def, key);
     if (custom) {
       if (mode === 'query' && !values.length) return null;
-      return custom.filter.compile(custom.filter.boolean ? values.map(parseBoolean) : values, custom.lookup, this.helpers(def, alias, key, mode));
+      const vals = custom.filter.boolean ? values.map(parseBoolean) : values;
+      // `__n` is the engine's, for every custom filter alike: the positive condition, negated
+      // with Django's exclude() semantics (NULL counts as not matching).
+      if (custom.lookup === 'n') return sql`NOT (COALESCE((${await custom.filter.compile(vals, '', this.helpers(def, alias, key, mode))}), ${FALSE}))`;
+      return custom.filter.compile(vals, custom.lookup, this.helpers(def, alias, key, mode));
     }
     const { steps, leaf, lookup } = this.resolve(def, key, mode);
     if (mode === 'query' && !values.length) return null;
@@ -158,14 +170,14 @@ export class FilterCompiler {
     const positiveLookup = negated ? NEGATED[lookup] : lookup;
     let cond = await this.leaf({ ...leaf, alias: leafAlias }, positiveLookup, values, mode, key);
     // Django semantics for constraints: `parent__name=None` also matches when there is no parent.
-    const matchesNull = mode === 'constraint' && (values.some((v) => v === null) || (positiveLookup === 'isnull' && values.some((v) => v === true || v === 'true')));
+    const matchesNull = mode !== 'query' && (values.some((v) => v === null) || (positiveLookup === 'isnull' && values.some((v) => v === true || v === 'true')));
     for (let i = steps.length - 1; i >= 0; i--) {
       const s = steps[i];
       const outer = aliases[i];
       const inner = aliases[i + 1];
       // A client's filter sees only what it may view: a path through objects outside the
       // requester's scope matches nothing (no probing of hidden objects' attributes).
-      if (mode === 'query') cond = and([cond, await this.scopeFor(s.to, inner)]);
+      if (mode !== 'constraint') cond = and([cond, await this.scopeFor(s.to, inner)]);
       if (s.kind === 'fk') {
         const f = s.field as ForeignKeyField;
         cond = sql`${ident(outer, f.column)} IN (SELECT ${ident(inner, 'id')} FROM ${ident(s.to.table)} ${ident(inner)} WHERE ${cond})`;
@@ -192,7 +204,7 @@ export class FilterCompiler {
         throw new ValueError(m);
       },
       mode,
-      resolveIds: (target, vals) => (mode === 'query' ? this.resolveIds(target, vals, key) : this.constraintIds(target, vals)),
+      resolveIds: (target, vals) => (mode === 'query' ? this.resolveIds(target, vals, key) : this.constraintIds(target, vals, mode)),
       term: (k, vals) => this.term(def, k, vals, alias, mode),
     };
   }
@@ -244,10 +256,10 @@ export class FilterCompiler {
     for (let i = 0; i < segs.length; i++) {
       let seg = segs[i];
       const rest = segs.length - i - 1;
-      if (seg === 'pk' && mode === 'constraint') seg = 'id';
+      if (seg === 'pk' && mode !== 'query') seg = 'id';
       if (seg === 'tag' && mode === 'query' && cur.fields.tags) seg = 'tags';
       let f: Field | 'id' | undefined = seg === 'id' ? 'id' : cur.fields[seg];
-      if (!f) f = genericPart(cur, seg);
+      if (!f) f = genericPart(cur, seg) ?? TIMESTAMPS[seg];
       if (!f) {
         const rel = this.ctx.registry.relatedSets(cur).find((r) => r.name === seg);
         if (!rel) throw new UnknownFilter(key);
@@ -261,11 +273,11 @@ export class FilterCompiler {
         if (rest > 1 || !['', 'n'].includes(lookup)) throw new UnknownFilter(key);
         return { steps, leaf: { def: cur, alias: '', field: rel }, lookup };
       }
-      if (f !== 'id' && f.filter === false && mode === 'query') throw new UnknownFilter(key);
+      if (f !== 'id' && f.filter === false && mode !== 'constraint') throw new UnknownFilter(key);
       if (f !== 'id' && f.versions && !this.versionOk(f)) throw new UnknownFilter(key);
       if (rest > 0 && f !== 'id' && (f.kind === 'fk' || f.kind === 'm2m')) {
         const target = f.target();
-        const next = segs[i + 1] === 'pk' && mode === 'constraint' ? 'id' : segs[i + 1];
+        const next = segs[i + 1] === 'pk' && mode !== 'query' ? 'id' : segs[i + 1];
         if (next === 'id' || target.fields[next]) {
           steps.push({ kind: f.kind === 'fk' ? 'fk' : 'm2m', from: cur, to: target, field: f });
           cur = target;
@@ -274,7 +286,7 @@ export class FilterCompiler {
       }
       if (rest > 1) throw new UnknownFilter(key);
       let lookup = rest === 1 ? segs[i + 1] : '';
-      if (mode === 'constraint' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
+      if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
       if (!this.lookupsFor(f, mode).includes(lookup)) throw new UnknownFilter(key);
       return { steps, leaf: { def: cur, alias: '', field: f }, lookup };
     }
@@ -290,7 +302,7 @@ export class FilterCompiler {
 
   /** The lookups a field kind accepts ('' is the bare, exact form). */
   lookupsFor(f: Field | 'id', mode: FilterMode): string[] {
-    const extra = mode === 'constraint' ? ['c', 'sw', 'ew'] : [];
+    const extra = mode !== 'query' ? ['c', 'sw', 'ew'] : [];
     if (f === 'id') return ['', 'n'];
     const nullable = 'nullable' in f && f.nullable ? ['isnull'] : [];
     switch (f.kind) {
@@ -324,7 +336,7 @@ export class FilterCompiler {
       return isNull ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
     }
     if (isRelatedSet(f)) {
-      const ids = mode === 'query' ? await this.resolveIds(f.def, values, key) : await this.constraintIds(f.def, values);
+      const ids = mode === 'query' ? await this.resolveIds(f.def, values, key) : await this.constraintIds(f.def, values, mode);
       return this.relatedExists(def, f, alias, { alias: 'r', cond: inList(ident('r', 'id'), ids) });
     }
     if (f === 'id') {
@@ -345,7 +357,13 @@ export class FilterCompiler {
       case 'm2m':
         return this.manyLeaf(def, f, alias, values, mode, key);
       case 'contentTypes':
-        return lookup === 'ic' ? this.contentTypesContains(f, alias, values) : this.contentTypesLeaf(f, alias, values);
+        if (lookup === 'ic') return this.contentTypesContains(f, alias, values);
+        if (mode === 'query') {
+          // A content type is a model's `app_label.model`: one that names no model is a 400, not an empty list.
+          const unknown = values.find((v) => !this.ctx.registry.get(String(v)));
+          if (unknown !== undefined) throw new ValueError(`Select a valid choice. ${String(unknown)} is not one of the available choices.`);
+        }
+        return this.contentTypesLeaf(f, alias, values);
       default:
         throw new UnknownFilter(key);
     }
@@ -358,7 +376,7 @@ export class FilterCompiler {
     const text = f.type === 'string' || f.type === 'text' || f.type === 'uuid' ? col : d.castText(col);
     switch (lookup) {
       case '': {
-        if (mode === 'constraint' && values.some((v) => v === null)) {
+        if (mode !== 'query' && values.some((v) => v === null)) {
           const rest = values.filter((v) => v !== null);
           return or([sql`${col} IS NULL`, rest.length ? this.scalarLeaf(f, col, '', rest, mode) : null]);
         }
@@ -424,10 +442,17 @@ export class FilterCompiler {
     const col = ident(alias, f.column);
     const wantsNull = values.some((v) => v === null || (mode === 'query' && v === 'null'));
     const given = values.filter((v) => !(v === null || (mode === 'query' && v === 'null')));
-    if (mode === 'constraint') {
+    if (mode !== 'query') {
       const ids = given.filter(isUuid).map((v) => parseUuid(v));
       const names = given.filter((v) => !isUuid(v));
       const nameField = naturalFilterField(target);
+      if (mode === 'reference') {
+        // Only objects the requester may view can be matched, by id or by name.
+        const a = nextAlias();
+        const match = or([ids.length ? inList(ident(a, 'id'), ids) : null, names.length && nameField ? inList(ident(a, nameField), names.map(String)) : null]);
+        const visible = ids.length || (names.length && nameField) ? sql`${col} IN (SELECT ${ident(a, 'id')} FROM ${ident(target.table)} ${ident(a)} WHERE (${match}) AND ${await this.scopeFor(target, a)})` : null;
+        return or([wantsNull ? sql`${col} IS NULL` : null, visible]);
+      }
       const byName = names.length && nameField ? sql`${col} IN (SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names.map(String))})` : null;
       return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? inList(col, ids) : null, byName]);
     }
@@ -466,7 +491,7 @@ export class FilterCompiler {
   /** Many-to-many (tags, locations): every value must match (AND) for tags, any for others. */
   private async manyLeaf(owner: ResourceDefinition, f: ManyToManyField, alias: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
     const target = f.target();
-    let ids = mode === 'query' ? await this.resolveIds(target, values, key) : await this.constraintIds(target, values);
+    let ids = mode === 'query' ? await this.resolveIds(target, values, key) : await this.constraintIds(target, values, mode);
     if (f.tree && ids.length && !f.filterAll) ids = await descendantIds(this.exec, target, ids);
     const exists = (idList: string[]) => {
       const th = nextAlias();
@@ -480,10 +505,22 @@ export class FilterCompiler {
     return exists(ids);
   }
 
-  private async constraintIds(target: ResourceDefinition, values: unknown[]): Promise<string[]> {
+  /** Typed values -> ids; a value naming nothing matches nothing. References see only visible objects. */
+  private async constraintIds(target: ResourceDefinition, values: unknown[], mode: FilterMode): Promise<string[]> {
     const uuids = values.filter(isUuid).map((v) => parseUuid(v));
     const names = values.filter((v) => !isUuid(v)).map(String);
     const nameField = naturalFilterField(target);
+    if (mode === 'reference') {
+      if (!uuids.length && !(names.length && nameField)) return [];
+      const t = nextAlias();
+      const rows = await this.exec.query<{ id: string }>(
+        sql`SELECT ${ident(t, 'id')} AS ${ident('id')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
+          uuids.length ? inList(ident(t, 'id'), uuids) : null,
+          names.length && nameField ? inList(ident(t, nameField), names) : null,
+        ])}) AND ${await this.scopeFor(target, t)}`,
+      );
+      return rows.map((r) => String(r.id));
+    }
     if (!names.length || !nameField) return uuids;
     const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names)}`);
     return [...uuids, ...rows.map((r) => String(r.id))];
@@ -528,7 +565,7 @@ export class FilterCompiler {
       json: [''],
       markdown: [''],
     };
-    if (mode === 'constraint' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
+    if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
     if (!(byType[cf.type] ?? ['']).includes(lookup)) throw new UnknownFilter(key);
     if (mode === 'query' && !values.length) return null;
     if (mode === 'query' && !lookup && values.length > 1 && !['select', 'multi-select'].includes(cf.type)) {
@@ -583,8 +620,12 @@ export class FilterCompiler {
     for (const key of def.search ?? ['name']) {
       const f = def.fields[key];
       if (f?.kind === 'scalar' && (f.type === 'integer' || f.type === 'decimal')) {
-        // Numbers match exactly, and only when the text is a number.
-        if (/^-?\d+(\.\d+)?$/.test(value.trim())) parts.push(sql`${ident(alias, f.column)} = ${value.trim()}`);
+        // Numbers match exactly, and only when the text is a number the column can hold
+        // (`q=5.5` or a 30-digit number against an integer column matches nothing, not a 400).
+        const text = value.trim();
+        const n = Number(text);
+        const fits = f.type === 'integer' ? /^-?\d{1,15}$/.test(text) && n >= (f.minValue ?? -2147483648) && n <= (f.maxValue ?? 2147483647) : /^-?\d{1,15}(\.\d{1,15})?$/.test(text);
+        if (fits) parts.push(sql`${ident(alias, f.column)} = ${text}`);
         continue;
       }
       const part = await this.term(def, `${key}__ic`, [value], alias, 'query').catch((e) => {
@@ -599,6 +640,16 @@ export class FilterCompiler {
     return or(parts);
   }
 }
+
+/**
+ * `created` and `last_updated`, which every model stores: filtered as date-times with the
+ * numeric lookups (`last_updated__gte=` is how sync jobs fetch what changed).
+ */
+const TIMESTAMPS: Record<string, ScalarField | undefined> = {
+  created: { kind: 'scalar', name: 'created', column: 'created', type: 'datetime', nullable: false, filter: true } as ScalarField,
+  last_updated: { kind: 'scalar', name: 'last_updated', column: 'last_updated', type: 'datetime', nullable: false, filter: true } as ScalarField,
+};
+Object.setPrototypeOf(TIMESTAMPS, null);
 
 /** `<gfk>_type` / `<gfk>_id` of a generic foreign key, filtered as plain columns. */
 function genericPart(def: ResourceDefinition, seg: string): ScalarField | undefined {

@@ -1,9 +1,11 @@
+import { Logger } from '@nestjs/common';
 import type { Executor } from '../../../database/db';
 import { FALSE, ident, or, Sql, sql, TRUE, and } from '../../../database/sql';
 import type { Action, RequestContext } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
 import { FilterCompiler } from './filter-compiler';
+import { ValueError } from './values';
 
 /** The constraint sets that bound what the requester may do with a model (null: all). */
 export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, action: Action): Promise<Constraint[] | null> {
@@ -22,8 +24,24 @@ export async function scopeCondition(ctx: RequestContext, exec: Executor, def: R
   const baseSql = and([base ? await compiler.fromConstraint(def, base, alias) : TRUE, await inherited(ctx, exec, def, alias)]);
   if (constraints === null) return baseSql;
   if (!constraints.length) return FALSE;
-  const parts = await Promise.all(constraints.map((c) => (Object.keys(c).length ? compiler.fromConstraint(def, c, alias) : TRUE)));
+  const parts = await Promise.all(constraints.map((c) => (Object.keys(c).length ? compileStored(compiler, def, c, alias) : TRUE)));
   return and([baseSql, or(parts)]);
+}
+
+const logger = new Logger('Permissions');
+
+/**
+ * A stored constraint that no longer compiles (its custom field was deleted, its field does not
+ * exist in the requested API version) grants nothing: fail closed, never a 500.
+ */
+async function compileStored(compiler: FilterCompiler, def: ResourceDefinition, c: Constraint, alias: string): Promise<Sql> {
+  try {
+    return await compiler.fromConstraint(def, c, alias);
+  } catch (e) {
+    if (!(e instanceof ValueError)) throw e;
+    logger.warn(`A permission constraint on ${objectType(def)} grants nothing: ${e.message} (${JSON.stringify(c)})`);
+    return FALSE;
+  }
 }
 
 /**

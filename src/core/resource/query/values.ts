@@ -97,3 +97,19 @@ export function formatDateTime(v: unknown): string | null {
   const ms = d.getUTCMilliseconds();
   return ms ? `${iso.slice(0, 19)}.${String(ms * 1000).padStart(6, '0')}Z` : `${iso.slice(0, 19)}Z`;
 }
+
+/**
+ * A natural key as written in a URL or a reference ("EU;Paris", "%00" for null): split on `;`,
+ * then percent-decode each part. Text that is not valid percent-encoding ("50%") is taken as
+ * it is, so a name with a `%` in it is never an error.
+ */
+export function parseNaturalKey(s: string): (string | null)[] {
+  return s.split(';').map((p) => {
+    if (p === '%00') return null;
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+}

@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
 import { FilterCompiler } from '../query/filter-compiler';
 import { scopeCondition } from '../query/scope';
-import { isUuid, parseUuid, UUID_RE, ValueError } from '../query/values';
+import { isUuid, parseNaturalKey, parseUuid, UUID_RE, ValueError } from '../query/values';
 
 /** How a client named a related object on write (spec 2.3). */
 export type RefSpec =
@@ -26,7 +26,7 @@ export function parseRef(target: ResourceDefinition, value: unknown): RefSpec {
       throw unrecognized(value);
     }
     if (!s) throw unrecognized(value);
-    const parts = s.split(';').map((p) => (p === '%00' ? null : decodeURIComponent(p)));
+    const parts = parseNaturalKey(s);
     return { kind: 'natural', key: s, parts };
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -109,7 +109,7 @@ export class ReferenceResolver {
         lookups.set(
           key,
           this.compiler
-            .fromConstraint(target, constraint, 'r')
+            .fromConstraint(target, constraint, 'r', 'reference')
             .then((where) => this.exec.query(sql`SELECT r.* FROM ${ident(target.table)} r WHERE ${and([where, scope, limitSql])} LIMIT 2`))
             .catch((e: unknown) => {
               if (e instanceof ValueError) return e.message;

@@ -64,16 +64,16 @@ function parseStates<T extends string>(values: unknown[], allowed: readonly T[],
 
 export const roleEffectiveStatusFilter: CustomFilter = {
   lookups: ['n'],
-  compile(values, lookup, h) {
+  compile(values, _lookup, h) {
     const cond = or(parseStates(values, ROLE_EFFECTIVE, h).map((s) => roleStateCondition(s, h.col, h.ctx.now())));
-    return lookup === 'n' ? not(cond) : cond;
+    return cond;
   },
 };
 
 export const identityEffectiveStatusFilter: CustomFilter = {
   lookups: ['n'],
-  compile(values, lookup, h) {
+  compile(values, _lookup, h) {
     const cond = or(parseStates(values, IDENTITY_EFFECTIVE, h).map((s) => identityStateCondition(s, h.alias, h.ctx.now())));
-    return lookup === 'n' ? not(cond) : cond;
+    return cond;
   },
 };

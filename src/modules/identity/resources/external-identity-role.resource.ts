@@ -30,7 +30,7 @@ function viaIdentity(key: string, lookups: string[]): CustomFilter {
         inner =
           h.mode === 'query'
             ? await compiler.fromQuery(externalIdentityResource, new Map([[param, values.map(String)]]), x)
-            : await compiler.fromConstraint(externalIdentityResource, { [param]: values }, x);
+            : await compiler.fromConstraint(externalIdentityResource, { [param]: values }, x, h.mode);
       } catch (e) {
         if (e instanceof ValidationError && !Array.isArray(e.errors)) h.invalid(Object.values(e.errors).flat()[0] ?? 'Invalid value.');
         throw e;

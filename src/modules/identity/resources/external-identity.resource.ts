@@ -4,7 +4,7 @@ import { field } from '../../../core/resource/fields';
 import { escapeLike } from '../../../core/resource/query/filter-compiler';
 import { scopeCondition } from '../../../core/resource/query/scope';
 import { isUuid } from '../../../core/resource/query/values';
-import { ident, inList, not, or, sql, TRUE } from '../../../database/sql';
+import { ident, inList, or, sql, TRUE } from '../../../database/sql';
 import { userResource } from '../../users/resources/user.resource';
 import { ExternalIdentity } from '../entities/external-identity.entity';
 import { IDENTITY_EFFECTIVE, IDENTITY_EFFECTIVE_LABELS } from '../status/effective-status';
@@ -41,7 +41,7 @@ function keyFilter(kind: 'identifier' | 'email'): CustomFilter {
  */
 const sourceFilter: CustomFilter = {
   lookups: ['n'],
-  async compile(values, lookup, h) {
+  async compile(values, _lookup, h) {
     const given = values.map(String);
     // Slugs first (UUID-shaped values are ids, as everywhere); what is no slug is a UUID or a name.
     const slugs = [...new Set(given.filter((v) => !isUuid(v)))];
@@ -49,24 +49,24 @@ const sourceFilter: CustomFilter = {
     const bySlug = slugs.length
       ? await h.exec.query<{ id: string; slug: string }>(
           sql`SELECT ${ident(s, 'id')} AS ${ident('id')}, ${ident(s, 'slug')} AS ${ident('slug')} FROM ${ident(identitySourceResource.table)} ${ident(s)}
-              WHERE ${inList(ident(s, 'slug'), slugs)} AND ${h.mode === 'query' ? await scopeCondition(h.ctx, h.exec, identitySourceResource, 'view', s) : TRUE}`,
+              WHERE ${inList(ident(s, 'slug'), slugs)} AND ${h.mode !== 'constraint' ? await scopeCondition(h.ctx, h.exec, identitySourceResource, 'view', s) : TRUE}`,
         )
       : [];
     const found = new Set(bySlug.map((r) => r.slug));
     const rest = given.filter((v) => isUuid(v) || !found.has(v));
     const ids = [...bySlug.map((r) => String(r.id)), ...(rest.length ? await h.resolveIds(identitySourceResource, rest) : [])];
     const cond = sql`(${h.col('source_id')} IS NOT NULL AND ${inList(h.col('source_id'), ids)})`;
-    return lookup === 'n' ? not(cond) : cond;
+    return cond;
   },
 };
 
 /** Identities having a role with one of these affiliations. */
 const affiliationFilter: CustomFilter = {
   lookups: ['n'],
-  compile(values, lookup, h) {
+  compile(values, _lookup, h) {
     const r = 'eia';
     const cond = sql`EXISTS (SELECT 1 FROM ${ident('identity_externalidentityrole')} ${ident(r)} WHERE ${ident(r, 'identity_id')} = ${ident(h.alias, 'id')} AND ${inList(ident(r, 'affiliation'), values.map(String))})`;
-    return lookup === 'n' ? not(cond) : cond;
+    return cond;
   },
 };
 

@@ -2,7 +2,7 @@ import { CustomFilterHelpers, defineResource, WriteState } from '../../../core/r
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { same } from '../../../core/resource/resource-writer';
-import { ident, inList, not, or, raw, sql } from '../../../database/sql';
+import { ident, inList, or, raw, sql } from '../../../database/sql';
 import { Prefix } from '../entities/prefix.entity';
 import { formatAddress, IpError, IpVersion, parseNetwork } from '../ip';
 import { lookupFilter, networkFilter, parentFilter, PREFIX_COLUMNS, searchFilter } from '../network-filters';
@@ -143,7 +143,6 @@ function maskLength(values: unknown[], lookup: string, h: CustomFilterHelpers) {
   const lengths = values.map((v) => (/^\s*\d{1,3}\s*$/.test(String(v)) ? Number(v) : h.invalid('A valid integer is required.')));
   const col = h.col('prefix_length');
   if (lookup === '') return inList(col, lengths);
-  if (lookup === 'n') return not(inList(col, lengths));
   const op = raw({ gte: ' >= ', lte: ' <= ', gt: ' > ', lt: ' < ' }[lookup] ?? ' = ');
   return or(lengths.map((n) => sql`${col}${op}${n}`));
 }

@@ -2,6 +2,8 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
+import type { Executor } from '../../../database/db';
+import { ident, inList, sql } from '../../../database/sql';
 import { ObjectPermission } from '../entities/object-permission.entity';
 import { groupResource } from './group.resource';
 import { userResource } from './user.resource';
@@ -50,7 +52,8 @@ export const objectPermissionResource = defineResource({
     const constraints = s.values.constraints;
     if (!constraints) return;
     const list = Array.isArray(constraints) ? constraints : [constraints];
-    const types = s.m2m('object_types') ?? [];
+    // A PATCH of the constraints alone is checked against the stored object types.
+    const types = s.m2m('object_types') ?? (s.existing ? await storedObjectTypes(exec, String(s.existing.id)) : []);
     const compiler = new FilterCompiler(ctx, exec);
     for (const type of types) {
       const def = ctx.registry.get(type);
@@ -67,3 +70,10 @@ export const objectPermissionResource = defineResource({
     }
   },
 });
+
+async function storedObjectTypes(exec: Executor, id: string): Promise<string[]> {
+  const rows = await exec.query<{ content_type: string }>(
+    sql`SELECT ${ident('content_type')} FROM ${ident('users_objectpermission_object_types')} WHERE ${inList(ident('objectpermission_id'), [id])}`,
+  );
+  return rows.map((r) => r.content_type);
+}
