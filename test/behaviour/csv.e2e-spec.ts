@@ -51,6 +51,48 @@ eachDatabase('CSV import and export', (t) => {
     expect(after.map(norm)).toEqual(before.map(norm));
   });
 
+  it('round-trips every custom field type and JSON fields exactly', async () => {
+    const cf = (body: object) => t().post('/api/extras/custom-fields/', { content_types: ['tenancy.tenant'], ...body }).expect(201);
+    await cf({ key: 'rt_text', label: 'RT text', type: 'text' });
+    await cf({ key: 'rt_int', label: 'RT int', type: 'integer' });
+    await cf({ key: 'rt_bool', label: 'RT bool', type: 'boolean' });
+    await cf({ key: 'rt_date', label: 'RT date', type: 'date' });
+    await cf({ key: 'rt_url', label: 'RT url', type: 'url' });
+    await cf({ key: 'rt_json', label: 'RT json', type: 'json' });
+    const sel = (await cf({ key: 'rt_sel', label: 'RT sel', type: 'select' })).body;
+    const multi = (await cf({ key: 'rt_multi', label: 'RT multi', type: 'multi-select' })).body;
+    for (const value of ['red', 'green', 'blue']) {
+      await t().post('/api/extras/custom-field-choices/', { custom_field: sel.id, value }).expect(201);
+      await t().post('/api/extras/custom-field-choices/', { custom_field: multi.id, value }).expect(201);
+    }
+    const values = [
+      { rt_text: 'a, "quoted" text', rt_int: 42, rt_bool: false, rt_date: '2024-02-29', rt_url: 'https://example.com/x?a=1,2', rt_json: { n: 1, list: [1, 'two', null] }, rt_sel: 'green', rt_multi: ['red', 'blue'] },
+      { rt_text: null, rt_int: null, rt_bool: true, rt_date: null, rt_url: null, rt_json: '5', rt_sel: null, rt_multi: ['green'] },
+      { rt_text: 'x', rt_int: -7, rt_bool: null, rt_date: null, rt_url: null, rt_json: [{ a: 1 }, { b: 'c,d' }], rt_sel: 'red', rt_multi: [] },
+    ];
+    const made = (await t().post('/api/tenancy/tenants/', values.map((custom_fields, i) => ({ name: `cf-rt-${i}`, custom_fields }))).expect(201)).body;
+    const perm = (await t().post('/api/users/permissions/', { name: 'csv-json', object_types: ['dcim.location'], actions: ['view', 'change'], constraints: [{ name: 'a,b' }, { tenant__name__isw: 'x' }] }).expect(201)).body;
+    const before = (await t().get('/api/tenancy/tenants/?name__isw=cf-rt-').expect(200)).body.results;
+    const permBefore = (await t().get(`/api/users/permissions/${perm.id}/`).expect(200)).body;
+
+    const tenants = await csvGet('/api/tenancy/tenants/?format=csv&name__isw=cf-rt-').expect(200);
+    const perms = await csvGet(`/api/users/permissions/?format=csv&id=${perm.id}`).expect(200);
+    await t().del('/api/tenancy/tenants/', made.map((x: any) => ({ id: x.id }))).expect(204);
+    await t().del(`/api/users/permissions/${perm.id}/`).expect(204);
+    const r1 = await csvSend('post', '/api/tenancy/tenants/', tenants.body);
+    expect({ status: r1.status, body: r1.status === 201 ? null : r1.body }).toEqual({ status: 201, body: null });
+    const r2 = await csvSend('post', '/api/users/permissions/', perms.body);
+    expect({ status: r2.status, body: r2.status === 201 ? null : r2.body }).toEqual({ status: 201, body: null });
+
+    const norm = (o: any) => ({ ...o, created: undefined, last_updated: undefined });
+    const after = (await t().get('/api/tenancy/tenants/?name__isw=cf-rt-').expect(200)).body.results;
+    expect(after.map(norm)).toEqual(before.map(norm));
+    expect(after.map((x: any) => x.custom_fields.rt_multi)).toEqual([['red', 'blue'], ['green'], []]);
+    expect(after[1].custom_fields.rt_json).toBe('5');
+    const permAfter = (await t().get(`/api/users/permissions/${perm.id}/`).expect(200)).body;
+    expect(norm(permAfter)).toEqual(norm(permBefore));
+  });
+
   it('updates by id with PATCH and PUT on the list URL', async () => {
     const t1 = (await t().post('/api/tenancy/tenants/', [{ name: 'csv-a' }, { name: 'csv-b' }]).expect(201)).body;
     const res = await csvSend('patch', '/api/tenancy/tenants/', `id,description\n${t1[0].id},first\n${t1[1].id},second\n`).expect(200);

@@ -2,6 +2,7 @@ import type { Executor, Row } from '../../../database/db';
 import { and, ident, inList, sql } from '../../../database/sql';
 import { scopeCondition } from '../query/scope';
 import type { RequestContext } from '../../context';
+import type { CustomFieldDefinition, CustomFieldType } from '../custom-fields';
 import type { ResourceDefinition } from '../definition';
 import type { Field, ForeignKeyField } from '../fields';
 import { naturalKeyLookups } from '../serialize/references';
@@ -14,7 +15,7 @@ export type Column =
   | { kind: 'value'; header: string; key: string }
   | { kind: 'natural'; header: string; field: string; path: string[] }
   | { kind: 'tags'; header: string }
-  | { kind: 'cf'; header: string; key: string };
+  | { kind: 'cf'; header: string; key: string; type: CustomFieldType };
 
 /** Longest ancestor chain in a tree table (so natural-key columns reach the deepest node). */
 export async function maxTreeDepth(exec: Executor, def: ResourceDefinition): Promise<number> {
@@ -37,7 +38,7 @@ export async function targetLookups(exec: Executor, target: ResourceDefinition, 
 }
 
 /** The column layout of a model's CSV: name, display, id first; then fields; cf_ columns last. */
-export async function csvColumns(ctx: RequestContext, exec: Executor, def: ResourceDefinition, cfKeys: string[], visible: (f: Field) => boolean): Promise<Column[]> {
+export async function csvColumns(ctx: RequestContext, exec: Executor, def: ResourceDefinition, cfs: CustomFieldDefinition[], visible: (f: Field) => boolean): Promise<Column[]> {
   const cols: Column[] = [];
   const depthCache = new Map<ResourceDefinition, number>();
   const front: Column[] = [];
@@ -59,7 +60,7 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
   }
   cols.push({ kind: 'value', header: 'created', key: 'created' }, { kind: 'value', header: 'last_updated', key: 'last_updated' });
   if (def.fields.tags) cols.push({ kind: 'tags', header: 'tags' });
-  for (const key of [...cfKeys].sort()) cols.push({ kind: 'cf', header: `cf_${key}`, key });
+  for (const cf of [...cfs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) cols.push({ kind: 'cf', header: `cf_${cf.key}`, key: cf.key, type: cf.type });
   void ctx;
   return [...front, ...cols];
 }
@@ -78,7 +79,7 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
     const starts = new Map(rows.map((r) => [String(r.id), r[f.column] ? String(r[f.column]) : null]));
     const targetIds = [...new Set([...starts.values()].filter((v): v is string => !!v))];
     const visible = await visibleIds(ctx, exec, f.target(), targetIds);
-    const values = await resolvePaths(exec, f.target(), targetIds.filter((i) => visible.has(i)), paths);
+    const values = await resolvePaths(ctx, exec, f.target(), targetIds.filter((i) => visible.has(i)), paths);
     for (const r of rows) {
       const start = starts.get(String(r.id));
       const m = out.get(String(r.id))!;
@@ -104,8 +105,12 @@ async function visibleIds(ctx: RequestContext, exec: Executor, def: ResourceDefi
   return new Set(rows.map((r) => String(r.id)));
 }
 
-/** For objects of `def` by id: the value at each path (`parent__name`, `namespace__name`). */
-async function resolvePaths(exec: Executor, def: ResourceDefinition, ids: string[], paths: string[][]): Promise<Map<string, Map<string, string | null>>> {
+/**
+ * For objects of `def` by id (all visible to the requester): the value at each path
+ * (`parent__name`, `namespace__name`). A hop into an object the requester may not view yields
+ * NULL for every path through it, so no hidden name is written.
+ */
+async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], paths: string[][]): Promise<Map<string, Map<string, string | null>>> {
   const out = new Map<string, Map<string, string | null>>(ids.map((i) => [i, new Map()]));
   if (!ids.length) return out;
   const rows = await exec.query(sql`SELECT * FROM ${ident(def.table)} WHERE ${inList(ident('id'), ids)}`);
@@ -124,7 +129,9 @@ async function resolvePaths(exec: Executor, def: ResourceDefinition, ids: string
   for (const [head, rests] of deeper) {
     const f = def.fields[head] as ForeignKeyField;
     const next = new Map(ids.map((id) => [id, byId.get(id)?.[f.column] ? String(byId.get(id)![f.column]) : null]));
-    const sub = await resolvePaths(exec, f.target(), [...new Set([...next.values()].filter((v): v is string => !!v))], rests);
+    const nextIds = [...new Set([...next.values()].filter((v): v is string => !!v))];
+    const shown = await visibleIds(ctx, exec, f.target(), nextIds);
+    const sub = await resolvePaths(ctx, exec, f.target(), nextIds.filter((i) => shown.has(i)), rests);
     for (const id of ids) {
       const n = next.get(id);
       for (const r of rests) out.get(id)!.set([head, ...r].join('__'), n ? (sub.get(n)?.get(r.join('__')) ?? null) : null);

@@ -3,15 +3,17 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Executor } from '../../../database/db';
-import { ident, inList, sql } from '../../../database/sql';
+import { ident, inList, sql, TRUE } from '../../../database/sql';
 import type { RequestContext } from '../../context';
-import { customFieldsFor } from '../custom-fields';
+import { customFieldsFor, CustomFieldType } from '../custom-fields';
 import { objectType, ResourceDefinition } from '../definition';
 import { BadRequestError, ValidationError } from '../errors';
 import type { Field } from '../fields';
 import { Query, parseDepth } from '../query/params';
 import { isUuid } from '../query/values';
 import { orderBy } from '../query/sort';
+import { scopeCondition } from '../query/scope';
+import { TAG_TYPE } from '../registry';
 import { ResourceService } from '../resource.service';
 import { Representer } from '../serialize/representer';
 import { Column, csvColumns, naturalValues, NO_OBJECT, NULL } from './csv-layout';
@@ -48,8 +50,8 @@ export class CsvService {
 
   private async stream(ctx: RequestContext, def: ResourceDefinition, ids: string[]): Promise<StreamableFile> {
     const exec = ctx.db;
-    const cfKeys = def.features.includes('customFields') ? (await customFieldsFor(ctx, objectType(def))).map((c) => c.key) : [];
-    const columns = await csvColumns(ctx, exec, def, cfKeys, this.visible(ctx));
+    const cfs = def.features.includes('customFields') ? await customFieldsFor(ctx, objectType(def)) : [];
+    const columns = await csvColumns(ctx, exec, def, cfs, this.visible(ctx));
     const self = this;
     async function* lines() {
       yield stringify([columns.map((c) => c.header)]);
@@ -71,7 +73,7 @@ export class CsvService {
     const [reps, natural, tags] = await Promise.all([
       new Representer(ctx, exec).represent(def, ordered, { depth: 0 }),
       naturalValues(ctx, exec, def, ordered, columns),
-      def.fields.tags ? this.tagNames(exec, def, ids) : Promise.resolve(new Map<string, string[]>()),
+      def.fields.tags ? this.tagNames(ctx, exec, def, ids) : Promise.resolve(new Map<string, string[]>()),
     ]);
     return reps.map((rep) => {
       const id = String(rep.id);
@@ -83,32 +85,41 @@ export class CsvService {
             return (tags.get(id) ?? []).join(',');
           case 'cf': {
             const v = (rep.custom_fields as Record<string, unknown> | undefined)?.[c.key];
-            return v === null || v === undefined ? '' : cell(v);
+            if (v === null || v === undefined) return '';
+            // JSON values as JSON text, so a number stays a number and a string a string.
+            // An empty selection is `[]`, told apart from an unset field (an empty cell).
+            if (c.type === 'multi-select' && Array.isArray(v) && !v.length) return '[]';
+            return c.type === 'json' ? JSON.stringify(v) : cell(v);
           }
           default: {
             const v = rep[c.key];
-            return v === null || v === undefined ? NULL : cell(v);
+            if (v === null || v === undefined) return NULL;
+            const f = def.fields[c.key];
+            return f?.kind === 'scalar' && f.type === 'json' ? jsonCell(v) : cell(v);
           }
         }
       });
     });
   }
 
-  private async tagNames(exec: Executor, def: ResourceDefinition, ids: string[]): Promise<Map<string, string[]>> {
-    const rows = await exec.query<{ object_id: string; name: string }>(
-      sql`SELECT ti.${ident('object_id')} AS object_id, tg.${ident('name')} AS name FROM ${ident('extras_taggeditem')} ti
-          JOIN ${ident('extras_tag')} tg ON tg.${ident('id')} = ti.${ident('tag_id')}
+  /** Tag names per object; a tag the requester may not view is written as its id, as JSON shows it only as a reference. */
+  private async tagNames(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]): Promise<Map<string, string[]>> {
+    const tagDef = ctx.registry.get(TAG_TYPE);
+    const visible = tagDef ? await scopeCondition(ctx, exec, tagDef, 'view', 'tg') : TRUE;
+    const rows = await exec.query<{ object_id: string; name: string; tag_id: string; visible: unknown }>(
+      sql`SELECT ti.${ident('object_id')} AS object_id, tg.${ident('name')} AS name, tg.${ident('id')} AS tag_id, CASE WHEN ${visible} THEN 1 ELSE 0 END AS visible
+          FROM ${ident('extras_taggeditem')} ti JOIN ${ident('extras_tag')} tg ON tg.${ident('id')} = ti.${ident('tag_id')}
           WHERE ti.${ident('content_type')} = ${objectType(def)} AND ${inList(ident('ti', 'object_id'), ids)} ORDER BY tg.${ident('name')}`,
     );
     const out = new Map<string, string[]>();
-    rows.forEach((r) => out.set(String(r.object_id), [...(out.get(String(r.object_id)) ?? []), r.name]));
+    rows.forEach((r) => out.set(String(r.object_id), [...(out.get(String(r.object_id)) ?? []), Number(r.visible) === 1 ? r.name : String(r.tag_id)]));
     return out;
   }
 
   // ---- import ----
 
   /** CSV text -> API input objects (the attribute-object form for related fields). */
-  parse(def: ResourceDefinition, buf: Buffer): Record<string, unknown>[] {
+  async parse(ctx: RequestContext, def: ResourceDefinition, buf: Buffer): Promise<Record<string, unknown>[]> {
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
@@ -134,17 +145,19 @@ export class CsvService {
       seen.set(h, i);
     });
     if (records.length < 2) throw new BadRequestError('The CSV has a header row but no data rows.');
-    return records.slice(1).map((cells) => this.rowToInput(def, header, cells));
+    const cfTypes = new Map<string, CustomFieldType>();
+    if (def.features.includes('customFields')) for (const cf of await customFieldsFor(ctx, objectType(def))) cfTypes.set(cf.key, cf.type);
+    return records.slice(1).map((cells) => this.rowToInput(def, header, cells, cfTypes));
   }
 
-  private rowToInput(def: ResourceDefinition, header: string[], cells: string[]): Record<string, unknown> {
+  private rowToInput(def: ResourceDefinition, header: string[], cells: string[], cfTypes: Map<string, CustomFieldType>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const groups = new Map<string, Record<string, unknown>>();
     header.forEach((h, i) => {
       const raw = cells[i];
       if (h.startsWith('cf_')) {
         const cf = (out.custom_fields ??= {}) as Record<string, unknown>;
-        cf[h.slice(3)] = raw === '' || raw === NULL ? null : parseCell(raw);
+        cf[h.slice(3)] = raw === '' || raw === NULL ? null : customFieldCell(cfTypes.get(h.slice(3)), raw);
         return;
       }
       const [head, ...rest] = h.split('__');
@@ -186,11 +199,7 @@ export class CsvService {
         return raw === '' ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
       case 'scalar':
         if (raw === '' && f.nullable) return null;
-        if (f.type === 'json') {
-          // JSON objects and lists as JSON; anything else as the comma-joined list export writes.
-          const v = parseCell(raw);
-          return typeof v !== 'string' ? v : raw === '' ? [] : raw.split(',').map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : x.trim()));
-        }
+        if (f.type === 'json') return jsonValue(raw);
         return raw;
       case 'fk':
         return raw === '' || raw === NO_OBJECT ? null : raw;
@@ -200,7 +209,7 @@ export class CsvService {
   }
 
   async importCreate(ctx: RequestContext, def: ResourceDefinition, buf: Buffer, q: Query): Promise<unknown[]> {
-    const inputs = this.parse(def, buf);
+    const inputs = await this.parse(ctx, def, buf);
     try {
       return (await this.service.create(ctx, def, inputs, q)) as unknown[];
     } catch (e) {
@@ -209,7 +218,7 @@ export class CsvService {
   }
 
   async importUpdate(ctx: RequestContext, def: ResourceDefinition, buf: Buffer, mode: 'replace' | 'patch', q: Query): Promise<unknown> {
-    const inputs = this.parse(def, buf);
+    const inputs = await this.parse(ctx, def, buf);
     try {
       return await this.service.bulkUpdate(ctx, def, inputs, mode, q);
     } catch (e) {
@@ -217,8 +226,8 @@ export class CsvService {
     }
   }
 
-  async firstRow(_ctx: RequestContext, def: ResourceDefinition, buf: Buffer): Promise<Record<string, unknown>> {
-    return this.parse(def, buf)[0];
+  async firstRow(ctx: RequestContext, def: ResourceDefinition, buf: Buffer): Promise<Record<string, unknown>> {
+    return (await this.parse(ctx, def, buf))[0];
   }
 }
 
@@ -263,6 +272,33 @@ function cell(v: unknown): string {
     return JSON.stringify(v);
   }
   return String(v);
+}
+
+/** A JSON field's cell: JSON text, read back exactly (a number stays a number, a list of objects a list). */
+function jsonCell(v: unknown): string {
+  return JSON.stringify(v);
+}
+
+/** A JSON field's cell on import: JSON text, or else a hand-written comma list (`view,change`). */
+function jsonValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw.trim() === '' ? [] : raw.split(',').map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : x.trim()));
+  }
+}
+
+/** A custom field cell by the field's type (an unknown key is passed on for the writer to refuse). */
+function customFieldCell(type: CustomFieldType | undefined, raw: string): unknown {
+  if (type === 'multi-select') return raw.trim() === '[]' ? [] : raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (type === 'json') {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return type ? raw : parseCell(raw);
 }
 
 function parseCell(raw: string): unknown {
