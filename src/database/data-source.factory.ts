@@ -19,19 +19,18 @@ function mysqlWithTimeout(ms: number): unknown {
     createPool(config: unknown) {
       const pool = mysql2.createPool(config);
       pool.on('connection', (conn: { query: (sql: string, cb: (err: unknown) => void) => void }) => {
-        conn.query(`SET SESSION max_statement_time = ${ms / 1000}`, () => undefined);
-        conn.query(`SET SESSION max_execution_time = ${Math.round(ms)}`, () => undefined);
+        for (const stmt of timeoutStatements('mysql', ms)) conn.query(stmt, () => undefined);
       });
       return pool;
     },
   };
 }
 
-/** Statements that lift the time limit for the session (migrations may run long). */
-export const NO_TIMEOUT: Record<'postgres' | 'mysql', string[]> = {
-  postgres: ['SET statement_timeout = 0'],
-  mysql: ['SET SESSION max_statement_time = 0', 'SET SESSION max_execution_time = 0'],
-};
+/** Statements that set the session's statement time limit (0 = none; migrations may run long). */
+export function timeoutStatements(dialect: 'postgres' | 'mysql', ms: number): string[] {
+  const n = Math.max(0, Math.round(ms));
+  return dialect === 'postgres' ? [`SET statement_timeout = ${n}`] : [`SET SESSION max_statement_time = ${n / 1000}`, `SET SESSION max_execution_time = ${n}`];
+}
 
 export interface DatabaseTarget {
   kind: 'pglite' | 'postgres' | 'mysql';
@@ -50,6 +49,8 @@ export interface OpenDatabase {
   dialect: Dialect;
   /** The embedded instance, when the database is PGlite. */
   pglite?: PGlite;
+  /** The statement time limit every pooled session carries (0 = none). */
+  statementTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -152,6 +153,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     dataSource,
     dialect,
     pglite,
+    statementTimeoutMs: target.statementTimeoutMs ?? 0,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await pglite?.close();

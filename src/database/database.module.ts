@@ -3,7 +3,7 @@ import { DataSource, MigrationExecutor } from 'typeorm';
 import { mysqlMigrations } from '../../migrations/mysql';
 import { postgresMigrations } from '../../migrations/postgres';
 import { ResourceRegistry } from '../core/resource/registry';
-import { DatabaseTarget, NO_TIMEOUT, openDatabase, OpenDatabase } from './data-source.factory';
+import { DatabaseTarget, openDatabase, OpenDatabase, timeoutStatements } from './data-source.factory';
 import { Db } from './db';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
@@ -11,12 +11,17 @@ const OPEN_DATABASE = Symbol('OPEN_DATABASE');
 /** Applies pending migrations on a session without the statement time limit. */
 async function migrate(open: OpenDatabase) {
   const qr = open.dataSource.createQueryRunner();
+  const setTimeout = async (ms: number) => {
+    for (const stmt of timeoutStatements(open.dialect.name, ms)) await qr.query(stmt).catch(() => undefined);
+  };
   try {
-    for (const stmt of NO_TIMEOUT[open.dialect.name]) await qr.query(stmt).catch(() => undefined);
+    await setTimeout(0);
     const executor = new MigrationExecutor(open.dataSource, qr);
     executor.transaction = 'each';
     return await executor.executePendingMigrations();
   } finally {
+    // The session goes back to the pool: with the limit every other session has.
+    await setTimeout(open.statementTimeoutMs);
     await qr.release();
   }
 }

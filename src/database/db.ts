@@ -64,6 +64,25 @@ export class Db implements Executor {
     }
   }
 
+  /**
+   * A transaction that runs again, from the start, when it lost a race: a unique key another
+   * transaction committed first, or a deadlock the database broke by rolling this one back.
+   * For writes whose values are chosen inside the transaction (the next free address, a user
+   * for a new identity): the next attempt sees what the winner committed. Not inside another
+   * transaction, where a retry could not undo the outer one's work.
+   */
+  async retryingTransaction<T>(fn: (tx: Executor) => Promise<T>, attempts = 4): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transaction(fn);
+      } catch (e) {
+        const kind = this.dialect.errorKind(e);
+        if (attempt < attempts && !this.current.getStore() && (kind === 'unique' || kind === 'deadlock')) continue;
+        throw e;
+      }
+    }
+  }
+
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     const open = this.current.getStore();
     if (open) return fn(open);

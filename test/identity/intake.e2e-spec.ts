@@ -507,6 +507,9 @@ eachDatabase(
       await t().http.put(intake('strict', 'bad')).set('Authorization', `Token ${t().token}`).expect(400);
       expect(await counts()).toEqual(before);
       await t().get(intake('strict', 'bad')).expect(404);
+      // An unknown source reads like an unknown identity: no source slugs to discover.
+      const unknown = await t().get(intake('no-such-source', 'bad')).expect(404);
+      expect(unknown.body).toEqual((await t().get(intake('strict', 'bad')).expect(404)).body);
     });
 
     it('limits the size of a message (413) and the length of sor_id (400)', async () => {
@@ -516,6 +519,9 @@ eachDatabase(
       const res = await put('big', 'b1', huge).expect(413);
       expect(res.body.detail).toMatch(/^An identity message may be at most 65536 bytes/);
       expect((await put('big', 's'.repeat(256), person()).expect(400)).body).toEqual({ sor_id: ['Ensure this field has no more than 255 characters.'] });
+      // "p1" and "p1 " would be one identity on MariaDB and two on PostgreSQL: neither is stored.
+      expect((await put('big', 'p1 ', person()).expect(400)).body).toEqual({ sor_id: ['Must not begin or end with white space.'] });
+      expect((await put('big', 'p1\u0001x', person()).expect(400)).body).toEqual({ sor_id: ['Control characters are not allowed.'] });
       expect(await counts()).toEqual(before);
       await t().post(intake('big', 'b1'), person()).expect(405);
       await t().patch(intake('big', 'b1'), person()).expect(405);
@@ -538,6 +544,12 @@ eachDatabase(
       const bad = await put('link', 'l4', person({ given: 'Space', employeeNumber: 'has space' })).expect(400);
       expect(bad.body).toEqual({ 'sorAttributes.identifiers[0].identifier': ['"has space" cannot be a username: at most 150 letters, digits and @/./+/-/_ characters.'] });
       expect(await counts()).toEqual(before);
+      // The service account that writes the messages cannot be taken over by one.
+      const svcToken = await t().userWith('intake-svc', [{ types: ['identity.externalidentity'], actions: ['view', 'change'] }]);
+      const svc = (await t().get('/api/users/users/?username=intake-svc').expect(200)).body.results[0];
+      await t().patch(`/api/users/users/${svc.id}/`, { email: 'svc@example.org' }).expect(200);
+      const self = await put('link', 'l6', person({ given: 'Svc', email: 'svc@example.org' }), svcToken).expect(409);
+      expect(self.body.detail).toMatch(/^The user "intake-svc" is sending this message/);
       const none = await put('link', 'l5', { sorAttributes: { identifiers: [{ identifier: 'x-1', type: 'other' }], roles: [role('r', 'staff')] } }).expect(201);
       expect(none.body.user).toBeNull();
       expect(none.body.effective_status.value).toBe('active');

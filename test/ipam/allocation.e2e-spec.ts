@@ -63,6 +63,17 @@ eachDatabase('IPAM allocation', (t) => {
     expect(stored.count).toBe(30);
   });
 
+  it('allocates from overlapping prefixes in parallel: every request succeeds, no address twice', async () => {
+    const outer = await prefix('10.57.0.0/16');
+    const inner = await prefix('10.57.0.0/24');
+    // Both prefixes' first free address is 10.57.0.1: the losers of each race run again.
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => t().post(ips(i % 2 ? inner : outer), { status: 'Active' })));
+    expect(results.map((r) => r.status)).toEqual(Array(16).fill(201));
+    const created = results.map((r) => r.body.address);
+    expect(new Set(created).size).toBe(16);
+    expect(created.every((a: string) => a.startsWith('10.57.0.'))).toBe(true);
+  });
+
   it('never hands out a prefix twice to parallel requests', async () => {
     const p = await prefix('10.54.0.0/24');
     const results = await Promise.all(Array.from({ length: 12 }, () => t().post(nets(p), { prefix_length: 28, status: 'Active' })));

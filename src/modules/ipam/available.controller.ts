@@ -33,8 +33,10 @@ function items(body: unknown): { list: Obj[]; many: boolean } {
 
 /**
  * /api/ipam/prefixes/<id>/available-ips/ and /available-prefixes/: list free space, or allocate
- * from it. Allocation locks the namespace (as every prefix or address write does) and then the
- * prefix row, so concurrent requests on one prefix take turns and never get the same space.
+ * from it. Allocation locks the namespace exclusively and then the prefix row, so concurrent
+ * allocations in one namespace take turns (also from overlapping prefixes: a /16 and a /24 in
+ * it) and never get the same space. Should a race still be lost (a deadlock against a prefix
+ * change that locked its row first), the allocation runs again and sees the winner's writes.
  */
 @Controller('api/ipam/prefixes/:id')
 export class AvailableController {
@@ -63,8 +65,9 @@ export class AvailableController {
     const ctx = this.contexts.create(req);
     const q = toQuery(req.query);
     const { list, many } = items(parseBody(req, false));
-    const result = await ctx.db.transaction(async (tx) => {
-      const prefix = await this.lockPrefix(ctx, tx, String(req.params.id), false);
+    const result = await ctx.db.retryingTransaction(async (tx) => {
+      // The namespace exclusively: allocations from overlapping prefixes take turns too.
+      const prefix = await this.lockPrefix(ctx, tx, String(req.params.id), true);
       const free = await this.freeIps(tx, prefix, q, list.length);
       if (free.length < list.length) return null;
       const version = Number(prefix.ip_version) as IpVersion;
@@ -95,7 +98,7 @@ export class AvailableController {
   async allocatePrefixes(@Req() req: NkRequest) {
     const ctx = this.contexts.create(req);
     const { list, many } = items(parseBody(req, false));
-    const result = await ctx.db.transaction(async (tx) => {
+    const result = await ctx.db.retryingTransaction(async (tx) => {
       const prefix = await this.lockPrefix(ctx, tx, String(req.params.id), true);
       const version = Number(prefix.ip_version) as IpVersion;
       const lengths = list.map((item) => {

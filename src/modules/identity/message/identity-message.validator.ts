@@ -119,6 +119,8 @@ export const MESSAGES = {
   nameOrIdentifier: 'A message needs at least one name or one identifier.',
   bothMailSpellings: 'Give the address once, as "mail" (or the older "address"), not both with different values.',
   nullCharacter: 'Null characters are not allowed.',
+  loneSurrogate: 'Not valid Unicode text: a lone surrogate (an unpaired \\uD800-\\uDFFF escape).',
+  edgeSpace: 'Must not begin or end with white space.',
   nesting: `Nested too deeply (more than ${MAX_NESTING} levels).`,
 };
 
@@ -345,10 +347,14 @@ class Checker {
  * What the databases cannot keep, anywhere in the message (unknown members too, since the
  * message is stored): null characters, and nesting deeper than MAX_NESTING.
  */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function storable(c: Checker, v: unknown, path: string, depth: number): void {
   const at = (k: string | number) => (typeof k === 'number' ? `${path}[${k}]` : path ? `${path}.${k}` : k);
   if (typeof v === 'string') {
     if (v.includes('\u0000')) c.error(path, MESSAGES.nullCharacter);
+    // PostgreSQL's jsonb refuses a lone surrogate; MariaDB would store it: refuse it everywhere.
+    if (LONE_SURROGATE.test(v)) c.error(path, MESSAGES.loneSurrogate);
     return;
   }
   if (!v || typeof v !== 'object') return;
@@ -432,7 +438,9 @@ function isDate(s: string): boolean {
 function role(c: Checker, o: Obj, p: string, index: number, firstUse: Map<string, number>): Role | null {
   const affiliation = c.string(o, 'affiliation', `${p}.affiliation`, { required: true, max: MAX_STORED_LENGTH });
   const roleIdentifier = c.string(o, 'roleIdentifier', `${p}.roleIdentifier`, { required: true, max: MAX_STORED_LENGTH });
-  if (roleIdentifier !== undefined) {
+  // MariaDB compares text ignoring trailing spaces: "lab" and "lab " would be one role there.
+  if (roleIdentifier !== undefined && roleIdentifier.trim() !== roleIdentifier) c.error(`${p}.roleIdentifier`, MESSAGES.edgeSpace);
+  else if (roleIdentifier !== undefined) {
     const first = firstUse.get(roleIdentifier);
     if (first !== undefined) c.error(`${p}.roleIdentifier`, MESSAGES.duplicateRole(roleIdentifier, first));
     else firstUse.set(roleIdentifier, index);

@@ -82,7 +82,10 @@ export class IdentityIntakeService {
   }
 
   async get(ctx: RequestContext, slug: string, sorId: string, depth: number): Promise<Obj> {
-    const source = await this.source(ctx.db, slug);
+    // An unknown source answers like an unknown identity: a reader learns no source slugs.
+    const source = await this.source(ctx.db, slug).catch((e: unknown) => {
+      throw e instanceof NotFoundError ? this.notFound() : e;
+    });
     const scope = await scopeCondition(ctx, ctx.db, externalIdentityResource, 'view', 't');
     const [row] = await ctx.db.query(
       sql`SELECT t.* FROM ${ident(IDENTITY)} t WHERE ${and([sql`t.${ident('source_id')} = ${source.id}`, sql`t.${ident('sor_id')} = ${sorId}`, scope])}`,
@@ -95,15 +98,7 @@ export class IdentityIntakeService {
     checkSorId(sorId);
     // Two sources writing the same new user or group at the same moment: the loser hits a unique
     // key (or, on InnoDB, becomes a deadlock victim); each attempt starts after a winner committed.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await ctx.db.transaction((tx) => this.write(ctx, tx, slug, sorId, body));
-      } catch (e) {
-        const kind = ctx.db.dialect.errorKind(e);
-        if (attempt < WRITE_ATTEMPTS && (kind === 'unique' || kind === 'deadlock')) continue;
-        throw e;
-      }
-    }
+    return ctx.db.retryingTransaction((tx) => this.write(ctx, tx, slug, sorId, body), WRITE_ATTEMPTS);
   }
 
   async delete(ctx: RequestContext, slug: string, sorId: string): Promise<void> {
@@ -173,7 +168,7 @@ export class IdentityIntakeService {
 
     const username = existing?.user_id ? null : deriveUsername(msg, raw, source);
     const person = personOf(msg);
-    const link = existing?.user_id ? null : username ? await this.linkUser(tx, username, person, now) : null;
+    const link = existing?.user_id ? null : username ? await this.linkUser(tx, username, person, now, ctx.principal.user?.id ?? null) : null;
     const userId = existing?.user_id ? String(existing.user_id) : (link?.id ?? null);
     const id = existing ? String(existing.id) : randomUUID();
     const changes: HistoryChanges = {};
@@ -354,7 +349,7 @@ export class IdentityIntakeService {
    * identity's email, else a new user without a password (tokens only). Superusers are never
    * taken over by a source (409).
    */
-  private async linkUser(tx: Executor, username: string, person: Person, now: Date): Promise<{ id: string; username: string; created: boolean; fields: FieldChanges }> {
+  private async linkUser(tx: Executor, username: string, person: Person, now: Date, callerId: string | null): Promise<{ id: string; username: string; created: boolean; fields: FieldChanges }> {
     const email = person.email.toLowerCase();
     const candidates = await tx.query(
       sql`SELECT ${ident('id')}, ${ident('username')}, ${ident('is_superuser')} FROM ${ident('users_user')}
@@ -368,6 +363,10 @@ export class IdentityIntakeService {
     if (found) {
       if (found.is_superuser === true || found.is_superuser === 1 || found.is_superuser === '1') {
         throw new ConflictError(`The user "${found.username}" is a superuser; an identity source may not manage a superuser's access.`);
+      }
+      if (callerId && String(found.id) === callerId) {
+        // The account that writes the messages must not hand its own access to a source.
+        throw new ConflictError(`The user "${found.username}" is sending this message; an identity source may not manage the access of the account that writes to it.`);
       }
       return { id: String(found.id), username: String(found.username), created: false, fields: {} };
     }
@@ -424,6 +423,9 @@ export class IdentityIntakeService {
 function checkSorId(sorId: string): void {
   if (sorId.length > 255) throw new ValidationError({ sor_id: ['Ensure this field has no more than 255 characters.'] });
   if (sorId.trim() === '') throw new ValidationError({ sor_id: ['This field may not be blank.'] });
+  // One identity per id on every database: MariaDB ignores trailing spaces, PostgreSQL refuses NUL.
+  if (sorId.trim() !== sorId) throw new ValidationError({ sor_id: ['Must not begin or end with white space.'] });
+  if (/[\u0000-\u001f\u007f]/.test(sorId)) throw new ValidationError({ sor_id: ['Control characters are not allowed.'] });
 }
 
 const actorOf = (ctx: RequestContext): Actor => (ctx.principal.user ? { id: ctx.principal.user.id, username: ctx.principal.user.username } : null);
