@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eachDatabase } from '../../src/core/testing/harness';
+import { objectType } from '../../src/core/resource/definition';
+import { ResourceRegistry } from '../../src/core/resource/registry';
 
 eachDatabase('API conventions', (t) => {
   let campus: any;
@@ -121,6 +123,24 @@ eachDatabase('API conventions', (t) => {
       const st = (await t().post('/api/extras/statuses/', { name: 'Nowhere yet', content_types: [] }).expect(201)).body;
       const res = await t().post('/api/dcim/locations/', { name: 'Y', location_type: campus.id, status: st.id }).expect(400);
       expect(res.body.status[0]).toMatch(/^Related object not found/);
+    });
+
+    it('start with the default statuses enabled for every model that has a status', async () => {
+      const withStatus = t().app.get(ResourceRegistry).all().filter((d) => d.fields.status?.kind === 'fk').map((d) => objectType(d)).sort();
+      expect(withStatus).toEqual(expect.arrayContaining(['dcim.location', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
+      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available'];
+      for (const name of names) {
+        const [st] = (await t().get(`/api/extras/statuses/?name=${name}`).expect(200)).body.results;
+        expect({ name, missing: withStatus.filter((m) => !st.content_types.includes(m)) }).toEqual({ name, missing: [] });
+      }
+    });
+
+    it('only accept a role enabled for the model', async () => {
+      const role = (await t().post('/api/extras/roles/', { name: 'Prefixes only', content_types: ['ipam.prefix'] }).expect(201)).body;
+      const res = await t().post('/api/ipam/vlans/', { vid: 42, name: 'role-test', status: 'Active', role: role.id }).expect(400);
+      expect(res.body.role[0]).toMatch(/^Related object not found/);
+      await t().patch(`/api/extras/roles/${role.id}/`, { content_types: ['ipam.prefix', 'ipam.vlan'] }).expect(200);
+      await t().post('/api/ipam/vlans/', { vid: 42, name: 'role-test', status: 'Active', role: role.id }).expect(201);
     });
   });
 

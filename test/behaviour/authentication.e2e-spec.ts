@@ -1,3 +1,4 @@
+import { tokenFor } from '../support/users';
 import { ADMIN_PASSWORD, eachDatabase } from '../../src/core/testing/harness';
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -36,6 +37,24 @@ eachDatabase('authentication', (t) => {
     await t().get('/api/dcim/locations/', tok.key).expect(200);
     const res = await t().post('/api/tenancy/tenants/', { name: 'nope' }, tok.key).expect(403);
     expect(res.body).toEqual({ detail: 'You do not have permission to perform this action.' });
+    await t().http.head('/api/dcim/locations/').set('Authorization', `Token ${tok.key}`).expect(200);
+    await t().options('/api/dcim/locations/', tok.key).expect(200);
+    for (const method of ['put', 'patch', 'del'] as const) await t()[method]('/api/tenancy/tenants/', [], tok.key).expect(403);
+  });
+
+  it('grants a permission given to a group to every member, and only while a member', async () => {
+    const group = (await t().post('/api/users/groups/', { name: 'tenant-readers' }).expect(201)).body;
+    await t().post('/api/users/permissions/', { name: 'group-view-tenants', object_types: ['tenancy.tenant'], actions: ['view'], groups: [group.id] }).expect(201);
+    const user = (await t().post('/api/users/users/', { username: 'grouped', password: 'grouped-password-1' }).expect(201)).body;
+    const basic = `Basic ${Buffer.from('grouped:grouped-password-1').toString('base64')}`;
+    await t().post('/api/users/permissions/', { name: 'grouped-tokens', object_types: ['users.token'], actions: ['add', 'view'], users: [user.id] }).expect(201);
+    const key = (await t().http.post('/api/users/tokens/').set('Authorization', basic).expect(201)).body.key;
+    await t().get('/api/tenancy/tenants/', key).expect(403);
+    await t().patch(`/api/users/users/${user.id}/`, { groups: [group.id] }).expect(200);
+    await t().get('/api/tenancy/tenants/', key).expect(200);
+    await t().post('/api/tenancy/tenants/', { name: 'not-allowed' }, key).expect(403);
+    await t().patch(`/api/users/users/${user.id}/`, { groups: [] }).expect(200);
+    await t().get('/api/tenancy/tenants/', key).expect(403);
   });
 
   it('refuses an expired token', async () => {
@@ -66,3 +85,26 @@ eachDatabase('authentication', (t) => {
     expect(JSON.stringify((await t().get('/api/users/users/?limit=1000').expect(200)).body)).not.toMatch(/scrypt|super-secret-pw/);
   });
 });
+
+eachDatabase(
+  'exempt view permissions for named models',
+  (t) => {
+    it('lets anyone read the named models, and nothing else, with or without a token', async () => {
+      await t().get('/api/tenancy/tenants/', null).expect(200);
+      await t().get('/api/dcim/location-types/', null).expect(200);
+      expect((await t().get('/api/dcim/locations/', null).expect(403)).body).toEqual({ detail: 'Authentication credentials were not provided.' });
+      await t().post('/api/tenancy/tenants/', { name: 'anon' }, null).expect(403);
+      // A user with no permission at all reads the exempt models too, and only those.
+      await t().post('/api/users/users/', { username: 'nobody', password: 'nobody-password-1' }).expect(201);
+      const users = (await t().get('/api/users/users/?username=nobody').expect(200)).body.results;
+      const key = await tokenFor(t(), users[0].id);
+      await t().get('/api/tenancy/tenants/', key).expect(200);
+      await t().get('/api/dcim/locations/', key).expect(403);
+      await t().post('/api/tenancy/tenants/', { name: 'nobody' }, key).expect(403);
+      // Users are never exempt, even when named.
+      expect((await t().get('/api/users/users/', null).expect(403)).body).toEqual({ detail: 'Authentication credentials were not provided.' });
+      await t().get('/api/users/users/', key).expect(403);
+    });
+  },
+  { env: { EXEMPT_VIEW_PERMISSIONS: 'tenancy.tenant, dcim.locationtype,users.user' } },
+);

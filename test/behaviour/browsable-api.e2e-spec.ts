@@ -92,3 +92,29 @@ eachDatabase('browsable API and sessions', (t) => {
     await t().http.post('/api/users/tokens/').set('Authorization', good).expect(429);
   });
 });
+
+/** A fresh app: the address throttle below would slow every later test from this address. */
+eachDatabase('password guessing from one address', (t) => {
+  const loginForm = async (username: string, password: string) => {
+    const page = await t().http.get('/login/').expect(200);
+    const token = /name="csrfmiddlewaretoken" value="([0-9a-f]+)"/.exec(page.text)![1];
+    return t().http.post('/login/').set('Cookie', cookiesOf(page).join('; ')).type('form').send({ csrfmiddlewaretoken: token, username, password });
+  };
+
+  it('throttles one address trying many usernames, on Basic and on the login form', async () => {
+    // 20 failures, never more than 4 for one username: only the address limit can stop them.
+    for (let i = 0; i < 20; i++) {
+      const basic = `Basic ${Buffer.from(`guess-${Math.floor(i / 4)}:wrong`).toString('base64')}`;
+      await t().http.post('/api/users/tokens/').set('Authorization', basic).expect(403);
+    }
+    const next = await t().http.post('/api/users/tokens/').set('Authorization', `Basic ${Buffer.from('someone-else:wrong').toString('base64')}`).expect(429);
+    expect(Number(next.headers['retry-after'])).toBeGreaterThan(0);
+    expect(next.body.detail).toBeDefined();
+    const form = await loginForm('admin', ADMIN_PASSWORD);
+    expect(form.status).toBe(429);
+    expect(Number(form.headers['retry-after'])).toBeGreaterThan(0);
+    expect(form.text).toMatch(/Too many failed attempts/);
+    // Tokens still work: the throttle guards passwords only.
+    await t().get('/api/dcim/locations/').expect(200);
+  });
+});

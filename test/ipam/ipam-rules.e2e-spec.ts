@@ -1,4 +1,5 @@
 import { eachDatabase } from '../../src/core/testing/harness';
+import { installInterfaceStandIn, interfaceId } from '../support/ipam-fixtures';
 
 type Obj = Record<string, any>;
 
@@ -189,6 +190,22 @@ eachDatabase('IPAM rules', (t) => {
     expect((await post('ip-address-to-interface', { ip_address: a.id, vm_interface: id }).expect(400)).body).toEqual({
       vm_interface: [`Related object not found using the provided attributes: {'pk': UUID('${id}')}`],
     });
+  });
+
+  it('assigns an address to an interface once: duplicates, stored or in one batch, are 400s', async () => {
+    await installInterfaceStandIn(t(), [7001, 7002]);
+    const a = await address('10.1.2.31/24');
+    const count = async () => (await t().get(`/api/ipam/ip-address-to-interface/?ip_address=${a.id}`).expect(200)).body.count;
+    const twice = await post('ip-address-to-interface', [{ ip_address: a.id, interface: interfaceId(7001) }, { ip_address: a.id, interface: interfaceId(7001) }]).expect(400);
+    expect(twice.body[0]).toEqual({});
+    expect(Object.keys(twice.body[1]).length).toBeGreaterThan(0);
+    const missing = await post('ip-address-to-interface', [{ ip_address: a.id, interface: interfaceId(7001) }, { ip_address: a.id, interface: interfaceId(7999) }]).expect(400);
+    expect(missing.body).toEqual([{}, { interface: [`Related object not found using the provided attributes: {'pk': UUID('${interfaceId(7999)}')}`] }]);
+    expect(await count()).toBe(0);
+    await post('ip-address-to-interface', [{ ip_address: a.id, interface: interfaceId(7001) }, { ip_address: a.id, interface: interfaceId(7002), is_primary: true }]).expect(201);
+    const again = await post('ip-address-to-interface', { ip_address: a.id, interface: interfaceId(7001) }).expect(400);
+    expect(Object.keys(again.body).length).toBeGreaterThan(0);
+    expect(await count()).toBe(2);
   });
 
   it('filters addresses by namespace, and round-trips prefixes and addresses through CSV', async () => {

@@ -7,7 +7,7 @@ import { isCsvBody, NkRequest, parseBody } from '../http/request';
 import { ResourceDefinition } from './definition';
 import { MethodNotAllowedError } from './errors';
 import { optionsMetadata } from './options';
-import { toQuery } from './query/params';
+import { parseDepth, toQuery } from './query/params';
 import { ResourceService } from './resource.service';
 import { CsvService } from './csv/csv.service';
 
@@ -86,6 +86,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     @ResourceRoute(def, 'delete')
     async bulkDelete(@Req() req: NkRequest) {
       writable(req);
+      parseDepth(toQuery(req.query), req.method);
       const ctx = this.contexts.create(req);
       await this.service.bulkDestroy(ctx, def, parseBody(req, false));
       return new ApiResponse(204, undefined);
@@ -136,8 +137,17 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     @ResourceRoute(def, 'delete')
     async destroy(@Req() req: NkRequest) {
       writable(req);
+      parseDepth(toQuery(req.query), req.method);
       await this.service.destroy(this.contexts.create(req), def, String(req.params.id));
       return new ApiResponse(204, undefined);
+    }
+
+    /** A detail URL takes no POST: 405 naming what it does take (after authentication, as DRF does). */
+    @Post(':id')
+    @Header('Allow', detailAllow)
+    @ResourceRoute(def, 'add')
+    async postDetail(@Req() req: NkRequest) {
+      throw new MethodNotAllowedError(req.method);
     }
 
     @Options(':id')

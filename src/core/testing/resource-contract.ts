@@ -46,6 +46,8 @@ export interface ResourceContract {
   createOnly?: string[];
   /** Every user sees only their own objects (tokens): the constrained-scope tests don't apply. */
   ownedOnly?: boolean;
+  /** Models a reader must also be able to view to see the fixtures (a note's assigned object). */
+  viewAlso?: string[];
   /** Never readable without a permission, even under EXEMPT_VIEW_PERMISSIONS. */
   neverExempt?: boolean;
 }
@@ -140,6 +142,11 @@ export function describeResourceContract(c: ResourceContract): void {
         const res = await t().get(detail(randomUUID())).expect(404);
         expect(res.body).toEqual({ detail: expect.stringMatching(/^No \w+ matches the given query\.$/) });
         await t().get(detail('not-a-uuid;really')).expect(404);
+        const post = await t().post(detail(fixtures[0].id), {}).expect(405);
+        expect(post.body).toEqual({ detail: 'Method "POST" not allowed.' });
+        expect(post.headers.allow).toBe(detailAllow);
+        // Not valid percent-encoding once Express has decoded the path: still a plain 404.
+        await t().get(detail('%25ZZ')).expect(404);
       });
 
       it('refuses anonymous reads and writes with 403', async () => {
@@ -193,6 +200,12 @@ export function describeResourceContract(c: ResourceContract): void {
         }
         await t().get(`${c.path}?depth=10`).expect(200);
         await t().post(`${c.path}?depth=1`, c.make(ctx, seq++)).expect(c.readOnly ? 405 : 400);
+        if (!c.readOnly) {
+          // A refused delete deletes nothing.
+          await t().del(`${detail(fixtures[0].id)}?depth=1`).expect(400);
+          await t().del(`${c.path}?depth=1`, [{ id: fixtures[0].id }]).expect(400);
+          await t().get(detail(fixtures[0].id)).expect(200);
+        }
       });
 
       it('paginates with limit and offset and keeps other parameters in the links', async () => {
@@ -384,7 +397,7 @@ export function describeResourceContract(c: ResourceContract): void {
     });
 
     describe('garbage in', () => {
-      const GARBAGE: unknown[] = [null, '', 'x'.repeat(5000), -1, 2 ** 64, true, [null], { a: { b: 1 } }, '\u0000', "'; DROP TABLE x; --", '2024-13-45', 'ÿ💥'];
+      const GARBAGE: unknown[] = [null, '', 'x'.repeat(5000), -1, 2 ** 64, true, [null], { a: { b: 1 } }, '\u0000', "'; DROP TABLE x; --", '2024-13-45', 'ÿ💥', '50%', '%ZZ', '%00'];
 
       it('never answers 500 to garbage in any field, on create and update', async () => {
         const def = t().app.get(ResourceRegistry).get(c.objectType)!;
@@ -424,6 +437,13 @@ export function describeResourceContract(c: ResourceContract): void {
           }
         }
       });
+    });
+
+    it('q is free text: any value, numbers of any size included, is a 200', async () => {
+      for (const v of ['5.5', '-1', '4294967296', '99999999999999999999', '1e999', '50%', '%ZZ', '(', 'ÿ💥']) {
+        const res = await t().get(`${c.path}?q=${encodeURIComponent(v)}`);
+        expect({ v, status: res.status }).toEqual({ v, status: 200 });
+      }
     });
 
     describe('CSV', () => {
@@ -508,6 +528,9 @@ export function describeResourceContract(c: ResourceContract): void {
       /** View on every other model, so related objects in payloads resolve. */
       const others = () => ({ types: t().app.get(ResourceRegistry).all().map(objectType).filter((x) => x !== c.objectType), actions: ['view'] });
 
+      /** The models whose view a reader of this one also needs (notes are visible only with their object). */
+      const viewAlso = () => (c.viewAlso ? [{ types: c.viewAlso, actions: ['view'] }] : []);
+
       if (!c.ownedOnly) it('refuses a user without any permission on the model (403)', async () => {
         const tok = await t().userWith(who(), []);
         const msg = { detail: 'You do not have permission to perform this action.' };
@@ -521,7 +544,7 @@ export function describeResourceContract(c: ResourceContract): void {
       });
 
       it('lets a view-only user read but not write', async () => {
-        const tok = await t().userWith(who(), [{ types: [c.objectType], actions: ['view'] }]);
+        const tok = await t().userWith(who(), [...viewAlso(), { types: [c.objectType], actions: ['view'] }]);
         await t().get(c.path, tok).expect(200);
         if (c.ownedOnly) return;
         await t().get(detail(fixtures[0].id), tok).expect(200);
@@ -552,7 +575,7 @@ export function describeResourceContract(c: ResourceContract): void {
 
       if (!c.ownedOnly) {
         it('shows a constrained user only the objects in scope: list, detail, filters, CSV', async () => {
-          const tok = await t().userWith(who(), [{ types: [c.objectType], actions: ['view'], constraints: { id: fixtures[0].id } }]);
+          const tok = await t().userWith(who(), [...viewAlso(), { types: [c.objectType], actions: ['view'], constraints: { id: fixtures[0].id } }]);
           const list = await t().get(`${c.path}?limit=1000`, tok).expect(200);
           expect(list.body.count).toBe(1);
           expect(list.body.results.map((o: Obj) => o.id)).toEqual([fixtures[0].id]);

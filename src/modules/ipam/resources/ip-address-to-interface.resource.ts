@@ -3,7 +3,7 @@ import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { pyRepr } from '../../../core/resource/serialize/references';
 import { scopeCondition } from '../../../core/resource/query/scope';
-import { and, ident, sql } from '../../../database/sql';
+import { and, ident, inList, sql } from '../../../database/sql';
 import { IpAddressToInterface } from '../entities/ip-address-to-interface.entity';
 import { ipAddressResource } from './ip-address.resource';
 
@@ -17,12 +17,16 @@ const flag = (help: string) => field.boolean({ help });
  * registry is asked for the model, and an id of a model that is not installed (or an object
  * the requester may not view) is "not found", as for any related object.
  */
-async function targetExists(w: WriteContext, type: string, id: string): Promise<boolean> {
+async function existingTargets(w: WriteContext, type: string, ids: string[]): Promise<Set<string>> {
   const def = w.ctx.registry.get(type);
-  if (!def) return false;
+  if (!def || !ids.length) return new Set();
   const scope = await scopeCondition(w.ctx, w.exec, def, 'view', 'x');
-  const [row] = await w.exec.query(sql`SELECT 1 AS found FROM ${ident(def.table)} x WHERE ${and([sql`x.${ident('id')} = ${id}`, scope])}`);
-  return !!row;
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await w.exec.query<{ id: string }>(sql`SELECT x.${ident('id')} AS ${ident('id')} FROM ${ident(def.table)} x WHERE ${and([inList(ident('x', 'id'), ids.slice(i, i + 1000)), scope])}`);
+    rows.forEach((r) => found.add(String(r.id)));
+  }
+  return found;
 }
 
 export const ipAddressToInterfaceResource = defineResource({
@@ -54,18 +58,24 @@ export const ipAddressToInterfaceResource = defineResource({
   },
   uniqueTogether: [{ fields: ['ip_address', 'interface'] }, { fields: ['ip_address', 'vm_interface'] }],
   search: [],
-  async rules(s, w) {
+  rules(s) {
     const errors: FieldErrors = {};
     const iface = s.values.interface_id;
     const vmIface = s.values.vm_interface_id;
     if (iface && vmIface) errors.interface = ['Cannot use a single instance to associate to both an Interface and a VMInterface.'];
     else if (!iface && !vmIface) errors.interface = ['Must associate to either an Interface or a VMInterface.'];
-    if (errors.interface) return errors;
+    return errors;
+  },
+  /** The targets of the whole batch, one statement per interface type. */
+  async validateBatch(states, w) {
+    const errors: FieldErrors[] = states.map(() => ({}));
     for (const [name, type] of Object.entries(INTERFACE_TYPES)) {
-      const id = s.values[`${name}_id`];
-      if (id && s.touched.has(name) && !(await targetExists(w, type, String(id)))) {
-        errors[name] = [`Related object not found using the provided attributes: ${pyRepr({ pk: String(id) })}`];
-      }
+      const wanted = (s: (typeof states)[number]) => (s.touched.has(name) && s.values[`${name}_id`] ? String(s.values[`${name}_id`]) : null);
+      const found = await existingTargets(w, type, [...new Set(states.map(wanted).filter((x): x is string => !!x))]);
+      states.forEach((s, i) => {
+        const id = wanted(s);
+        if (id && !found.has(id)) errors[i][name] = [`Related object not found using the provided attributes: ${pyRepr({ pk: id })}`];
+      });
     }
     return errors;
   },
