@@ -4,7 +4,11 @@ import type { TestApp } from '../src/core/testing/harness';
 
 /** Varied data across every first model, so each filter has something to tell apart. */
 async function seed(t: TestApp): Promise<void> {
-  const post = async (path: string, body: unknown) => (await t.post(path, body).expect(201)).body;
+  const post = async (path: string, body: unknown) => {
+    const res = await t.post(path, body);
+    if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
   const tags = await post('/api/extras/tags/', [
     { name: 'Core', color: 'ff0000', content_types: ['dcim.location', 'tenancy.tenant'] },
     { name: 'Edge', color: '00ff00', content_types: ['dcim.location'], description: 'edge sites' },
@@ -39,6 +43,36 @@ async function seed(t: TestApp): Promise<void> {
     { name: 'edit tenants', object_types: ['tenancy.tenant', 'dcim.location'], actions: ['view', 'change'], enabled: false, groups: [g[1].id] },
   ]);
   await post('/api/users/tokens/', [{ description: 'automation', write_enabled: false }, { description: 'ci', expires: '2030-01-01T00:00:00Z' }]);
+
+  // IPAM: every model with two or more values in each filtered field.
+  const ns = await post('/api/ipam/namespaces/', [{ name: 'Lab', description: 'lab space', location: eu.id }, { name: 'DMZ' }]);
+  const rirs = await post('/api/ipam/rirs/', [{ name: 'RIPE', is_private: false }, { name: 'RFC1918', is_private: true, description: 'private' }]);
+  const rts = await post('/api/ipam/route-targets/', [{ name: '65000:1', tenant: tenants[0].id }, { name: '65000:2', description: 'export' }]);
+  const ipRoles = await post('/api/extras/roles/', [{ name: 'Loopback', content_types: ['ipam.ipaddress', 'ipam.prefix', 'ipam.vlan'] }, { name: 'Transit', content_types: ['ipam.ipaddress', 'ipam.prefix', 'ipam.vlan'] }]);
+  const vrfs = await post('/api/ipam/vrfs/', [
+    { name: 'blue', rd: '65000:100', status: 'Active', tenant: tenants[0].id, import_targets: [rts[0].id], export_targets: [rts[1].id] },
+    { name: 'red', rd: '65000:200', status: 'Planned', namespace: ns[0].id, description: 'lab vrf' },
+  ]);
+  const vgroups = await post('/api/ipam/vlan-groups/', [{ name: 'Campus', range: '1-999' }, { name: 'Core', description: 'backbone' }]);
+  const vlans = await post('/api/ipam/vlans/', [
+    { vid: 10, name: 'users', status: 'Active', vlan_group: vgroups[0].id, tenant: tenants[0].id, role: ipRoles[0].id },
+    { vid: 20, name: 'voice', status: 'Reserved', vlan_group: vgroups[1].id, description: 'phones', role: ipRoles[1].id },
+    { vid: 30, name: 'mgmt', status: 'Active' },
+  ]);
+  const prefixes = await post('/api/ipam/prefixes/', [
+    { prefix: '10.0.0.0/8', status: 'Active', type: 'container', rir: rirs[1].id, description: 'all' },
+    { prefix: '10.1.0.0/16', status: 'Active', type: 'network', tenant: tenants[0].id, role: ipRoles[0].id, vlan: vlans[0].id, date_allocated: '2024-01-02T03:04:05Z' },
+    { prefix: '10.2.0.0/16', status: 'Reserved', type: 'pool', tenant: tenants[1].id, role: ipRoles[1].id, vlan: vlans[1].id },
+    { prefix: '2001:db8::/32', status: 'Active', type: 'container', rir: rirs[0].id },
+    { prefix: '192.168.0.0/24', status: 'Planned', namespace: ns[0].id },
+  ]);
+  await post('/api/ipam/vrf-prefix-assignments/', [{ vrf: vrfs[0].id, prefix: prefixes[1].id }, { vrf: vrfs[1].id, prefix: prefixes[4].id }]);
+  const inside = await post('/api/ipam/ip-addresses/', { address: '10.1.0.1/16', status: 'Active', namespace: 'Global', dns_name: 'gw.example.com', role: ipRoles[0].id, tenant: tenants[0].id });
+  await post('/api/ipam/ip-addresses/', [
+    { address: '10.2.0.5/16', status: 'Reserved', namespace: 'Global', type: 'dhcp', nat_inside: inside.id, tenant: tenants[1].id, role: ipRoles[1].id, description: 'nat' },
+    { address: '2001:db8::1/64', status: 'Active', namespace: 'Global', type: 'slaac', dns_name: 'v6.example.com' },
+    { address: '192.168.0.10/24', status: 'Planned', namespace: ns[0].id },
+  ]);
 
   // Identity sources, and identities written the only way they can be: through the intake
   // endpoint. Every identity and role field takes at least two values (a deleted identity,

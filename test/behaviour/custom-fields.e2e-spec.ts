@@ -113,6 +113,13 @@ eachDatabase('custom fields', (t) => {
     expect((await t().get(`/api/tenancy/tenants/${x.id}/`).expect(200)).body.custom_fields).not.toHaveProperty('temporary');
   });
 
+  it('refuses a validation regex that is invalid or could tie up the server', async () => {
+    const post = (validation_regex: string) => t().post('/api/extras/custom-fields/', { label: `Re ${validation_regex}`, key: `re_${Math.random().toString(36).slice(2, 8)}`, type: 'text', content_types: ['tenancy.tenant'], validation_regex });
+    expect((await post('(').expect(400)).body).toEqual({ validation_regex: ['Enter a valid regular expression.'] });
+    expect((await post('(a+)+$').expect(400)).body.validation_regex[0]).toMatch(/too costly/);
+    await post('^[A-Z]{3}$').expect(201);
+  });
+
   it('keeps key and type immutable and defaults valid', async () => {
     const f = await cf({ label: 'Immutable', key: 'immutable', type: 'text' });
     expect((await t().patch(`/api/extras/custom-fields/${f.id}/`, { type: 'integer' }).expect(400)).body).toHaveProperty('type');

@@ -586,6 +586,12 @@ export function describeResourceContract(c: ResourceContract): void {
           expect(rows).toHaveLength(2);
           expect(csv.text).toContain(fixtures[0].id);
           expect(csv.text).not.toContain(fixtures[1].id);
+          // Filtered and constrained at once: exactly the visible rows that match.
+          const both = await t().get(`${c.path}?format=csv&id=${fixtures[0].id}&id=${fixtures[1].id}&id=${fixtures[2].id}`, tok).expect(200);
+          expect(both.text.trim().split('\n')).toHaveLength(2);
+          expect(both.text).toContain(fixtures[0].id);
+          const none = await t().get(`${c.path}?format=csv&id=${fixtures[1].id}`, tok).expect(200);
+          expect(none.text.trim().split('\n')).toHaveLength(1);
         });
 
         if (!c.readOnly) {

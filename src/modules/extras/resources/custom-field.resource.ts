@@ -3,6 +3,8 @@ import { defineResource, objectType, WriteContext } from '../../../core/resource
 import { ConflictError } from '../../../core/resource/errors';
 import { customFieldsChanged } from '../custom-field.source';
 import { field } from '../../../core/resource/fields';
+import { checkRegex } from '../../../core/resource/query/filter-compiler';
+import { ValueError } from '../../../core/resource/query/values';
 import { ident, inList, sql } from '../../../database/sql';
 import { CustomFieldChoice } from '../entities/custom-field-choice.entity';
 import { CustomField } from '../entities/custom-field.entity';
@@ -93,10 +95,11 @@ export const customFieldResource = defineResource({
     if (!KEY.test(key)) errors.key = ['Key may contain only lower-case letters, digits and underscores.'];
     const type = String(s.values.type);
     if (s.values.validation_regex) {
+      // Every later write of a value runs this pattern: refuse one that could tie up the server.
       try {
-        new RegExp(String(s.values.validation_regex));
-      } catch {
-        errors.validation_regex = ['Enter a valid regular expression.'];
+        checkRegex(String(s.values.validation_regex));
+      } catch (e) {
+        errors.validation_regex = [e instanceof ValueError && /too (long|costly)/.test(e.message) ? e.message : 'Enter a valid regular expression.'];
       }
     }
     const min = s.values.validation_minimum;
