@@ -93,6 +93,35 @@ eachDatabase('CSV import and export', (t) => {
     expect(norm(permAfter)).toEqual(norm(permBefore));
   });
 
+  it('exports the lists that are not a model\'s own as CSV too: notes, free space, identity history', async () => {
+    const tenant = (await t().post('/api/tenancy/tenants/', { name: 'csv-noted' }).expect(201)).body;
+    const other = (await t().post('/api/tenancy/tenants/', { name: 'csv-other' }).expect(201)).body;
+    await t().post(`/api/tenancy/tenants/${tenant.id}/notes/`, { note: 'first, with a comma' }).expect(201);
+    await t().post(`/api/tenancy/tenants/${other.id}/notes/`, { note: 'not this one' }).expect(201);
+    const notes = await csvGet(`/api/tenancy/tenants/${tenant.id}/notes/?format=csv`).expect(200);
+    expect(notes.headers['content-type']).toBe('text/csv; charset=UTF-8');
+    expect(notes.headers['content-disposition']).toBe('attachment; filename="netkeel_note_data.csv"');
+    expect(notes.body).toContain('"first, with a comma"');
+    expect(notes.body).not.toContain('not this one');
+    expect(notes.body.trim().split('\n')).toHaveLength(2);
+
+    const p = (await t().post('/api/ipam/prefixes/', { prefix: '192.0.2.0/30', status: 'Active' }).expect(201)).body;
+    const ips = await csvGet(`/api/ipam/prefixes/${p.id}/available-ips/`).set('Accept', 'text/csv').expect(200);
+    expect(ips.headers['content-disposition']).toBe('attachment; filename="netkeel_availableip_data.csv"');
+    expect(ips.body.trim().split('\n')).toEqual(['address,ip_version', '192.0.2.1/30,4', '192.0.2.2/30,4']);
+    const nets = await csvGet(`/api/ipam/prefixes/${p.id}/available-prefixes/?format=csv`).expect(200);
+    expect(nets.body.trim().split('\n')).toEqual(['prefix,ip_version', '192.0.2.0/30,4']);
+
+    await t().post('/api/identity/sources/', { name: 'CSV source', slug: 'csv-src' }).expect(201);
+    const msg = (family: string) => ({ sorAttributes: { names: [{ given: 'Ada', family }], identifiers: [{ identifier: 'x1', type: 'other' }], roles: [{ roleIdentifier: 'r1', affiliation: 'staff', status: 'A' }] } });
+    const identity = (await t().put('/api/identity/sources/csv-src/identities/p1/', msg('Lovelace')).expect(201)).body;
+    await t().put('/api/identity/sources/csv-src/identities/p1/', msg('King')).expect(200);
+    const history = await csvGet(`/api/identity/external-identities/${identity.id}/history/?format=csv&limit=1`).expect(200);
+    const lines = history.body.trim().split('\n');
+    expect(lines[0]).toBe('id,time,action,user,user_name,changes');
+    expect(lines).toHaveLength(3); // every entry: CSV is never paginated
+  });
+
   it('updates by id with PATCH and PUT on the list URL', async () => {
     const t1 = (await t().post('/api/tenancy/tenants/', [{ name: 'csv-a' }, { name: 'csv-b' }]).expect(201)).body;
     const res = await csvSend('patch', '/api/tenancy/tenants/', `id,description\n${t1[0].id},first\n${t1[1].id},second\n`).expect(200);

@@ -2,6 +2,8 @@ import { Controller, Get, Post, Req } from '@nestjs/common';
 import { RequirePermission } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
+import { negotiateFormat } from '../http/negotiation';
+import { CsvService } from './csv/csv.service';
 import { NkRequest, parseBody } from '../http/request';
 import { objectType, ResourceDefinition } from './definition';
 import { NotFoundError, ValidationError } from './errors';
@@ -22,6 +24,7 @@ export class NotesController {
     private readonly registry: ResourceRegistry,
     private readonly service: ResourceService,
     private readonly contexts: ContextFactory,
+    private readonly csv: CsvService,
   ) {}
 
   private target(req: NkRequest): { def: ResourceDefinition; notes: ResourceDefinition } {
@@ -40,6 +43,7 @@ export class NotesController {
     const q = toQuery(req.query);
     q.set('assigned_object_type', [objectType(def)]);
     q.set('assigned_object_id', [String(obj.id)]);
+    if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') return this.csv.exportList(ctx, notes, q);
     return this.service.list(ctx, notes, q, req.path);
   }
 

@@ -423,12 +423,18 @@ export function describeResourceContract(c: ResourceContract): void {
         const def = t().app.get(ResourceRegistry).get(c.objectType)!;
         const keys = [...Object.keys(def.fields).flatMap((k) => [k, `${k}__n`, `${k}__ic`, `${k}__gt`, `${k}__isnull`, `${k}__re`]), 'q', 'id', 'cf_x', 'tag'];
         const values = ['', 'null', '%_\\', '(', "'\"", '-1', '1e999', 'true', '2024-02-30', '../%00', '\u0000', 'ÿ💥'];
-        // Every filter at once per value: the compiler reports all bad parameters together, and
-        // anything that compiles runs against the database.
+        // Every filter at once per value: the compiler reports all bad parameters together.
         for (const v of values) {
           const qs = keys.map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
           const res = await t().get(`${c.path}?${qs}`);
           expect({ v, status: res.status < 500 }).toEqual({ v, status: true });
+        }
+        // Then each filter alone, so that every one that compiles runs against the database.
+        for (const k of keys) {
+          for (const v of ['%_\\', "'\"", '-1', 'ÿ💥', '1e999']) {
+            const res = await t().get(`${c.path}?${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+            expect({ k, v, status: res.status < 500 }).toEqual({ k, v, status: true });
+          }
         }
         for (const k of ['sort', 'limit', 'offset', 'depth', 'include', 'exclude_m2m', 'format', 'q', 'id']) {
           for (const v of [...values, 'x'.repeat(3000)]) {

@@ -3,6 +3,8 @@ import { ResourceRoute } from '../../core/auth/decorators';
 import type { RequestContext } from '../../core/context';
 import { ApiResponse } from '../../core/http/api-response';
 import { ContextFactory } from '../../core/http/context.factory';
+import { negotiateFormat } from '../../core/http/negotiation';
+import { CsvService } from '../../core/resource/csv/csv.service';
 import { NkRequest, parseBody } from '../../core/http/request';
 import { FieldErrors, ValidationError } from '../../core/resource/errors';
 import { first, toQuery, Query } from '../../core/resource/query/params';
@@ -20,6 +22,8 @@ const ALLOW = 'GET, POST, HEAD, OPTIONS';
 const AVAILABLE_IPS_CAP = 1000;
 
 type Obj = Record<string, unknown>;
+
+const wantsCsv = (req: NkRequest) => negotiateFormat(req.headers.accept, req.query.format, false) === 'csv';
 
 /** A POST body: one object or a list of objects; returns the list and whether it was a list. */
 function items(body: unknown): { list: Obj[]; many: boolean } {
@@ -43,6 +47,7 @@ export class AvailableController {
   constructor(
     private readonly contexts: ContextFactory,
     private readonly service: ResourceService,
+    private readonly csv: CsvService,
   ) {}
 
   @Get('available-ips')
@@ -55,7 +60,8 @@ export class AvailableController {
     const limit = this.limit(ctx, q);
     const free = await this.freeIps(ctx.db, prefix, q, limit);
     const version = Number(prefix.ip_version) as IpVersion;
-    return free.map((a) => ({ ip_version: version, address: formatCidr(version, fromBigInt(version, a), Number(prefix.prefix_length)) }));
+    const list = free.map((a) => ({ ip_version: version, address: formatCidr(version, fromBigInt(version, a), Number(prefix.prefix_length)) }));
+    return wantsCsv(req) ? this.csv.plain('availableip', ['address', 'ip_version'], list) : list;
   }
 
   @Post('available-ips')
@@ -89,7 +95,8 @@ export class AvailableController {
     const ctx = this.contexts.create(req);
     const prefix = await this.service.findOne(ctx, ctx.db, prefixResource, String(req.params.id), 'view');
     const version = Number(prefix.ip_version) as IpVersion;
-    return (await freePrefixes(ctx.db, prefix)).map((f) => ({ ip_version: version, prefix: formatCidr(version, fromBigInt(version, f.network), f.length) }));
+    const list = (await freePrefixes(ctx.db, prefix)).map((f) => ({ ip_version: version, prefix: formatCidr(version, fromBigInt(version, f.network), f.length) }));
+    return wantsCsv(req) ? this.csv.plain('availableprefix', ['prefix', 'ip_version'], list) : list;
   }
 
   @Post('available-prefixes')

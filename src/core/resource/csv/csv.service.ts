@@ -48,6 +48,18 @@ export class CsvService {
     return this.stream(ctx, def, [String(row.id)]);
   }
 
+  /**
+   * CSV of records that are not a model's rows (free addresses, an identity's history): the
+   * keys of the first record as columns, values written as in any export.
+   */
+  plain(model: string, columns: string[], records: Record<string, unknown>[]): StreamableFile {
+    const rows = records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? NULL : cell(r[c]))));
+    return new StreamableFile(Buffer.from(stringify([columns, ...rows])), {
+      type: 'text/csv; charset=UTF-8',
+      disposition: `attachment; filename="netkeel_${model}_data.csv"`,
+    });
+  }
+
   private async stream(ctx: RequestContext, def: ResourceDefinition, ids: string[]): Promise<StreamableFile> {
     const exec = ctx.db;
     const cfs = def.features.includes('customFields') ? await customFieldsFor(ctx, objectType(def)) : [];

@@ -2,6 +2,8 @@ import { Controller, Get, Header, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ResourceRoute } from '../../../core/auth/decorators';
 import { ContextFactory } from '../../../core/http/context.factory';
+import { negotiateFormat } from '../../../core/http/negotiation';
+import { CsvService } from '../../../core/resource/csv/csv.service';
 import type { NkRequest } from '../../../core/http/request';
 import { toQuery } from '../../../core/resource/query/params';
 import { ResourceService } from '../../../core/resource/resource.service';
@@ -17,6 +19,7 @@ export class IdentityHistoryController {
     private readonly contexts: ContextFactory,
     private readonly resources: ResourceService,
     private readonly history: IdentityHistoryService,
+    private readonly csv: CsvService,
   ) {}
 
   @Get()
@@ -26,6 +29,10 @@ export class IdentityHistoryController {
   async list(@Req() req: NkRequest) {
     const ctx = this.contexts.create(req);
     const identity = await this.resources.findOne(ctx, ctx.db, externalIdentityResource, String(req.params.id), 'view');
+    if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') {
+      const all = await this.history.list(ctx, String(identity.id), toQuery(req.query), req.path, true);
+      return this.csv.plain('externalidentityhistory', ['id', 'time', 'action', 'user', 'user_name', 'changes'], all.results as Record<string, unknown>[]);
+    }
     return this.history.list(ctx, String(identity.id), toQuery(req.query), req.path);
   }
 }

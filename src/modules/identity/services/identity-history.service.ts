@@ -63,8 +63,9 @@ export class IdentityHistoryService {
   }
 
   /** Newest first, paginated as every list is; one statement for the count, one for the page. */
-  async list(ctx: RequestContext, identityId: string, q: Query, path: string): Promise<ListResult> {
-    const { limit, offset } = parsePage(q, ctx.settings);
+  /** One page of the history, or (`all`, for CSV) every entry. */
+  async list(ctx: RequestContext, identityId: string, q: Query, path: string, all = false): Promise<ListResult> {
+    const { limit, offset } = all ? { limit: null, offset: 0 } : parsePage(q, ctx.settings);
     const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
     const where = sql`${ident('identity_id')} = ${identityId}`;
     const [[{ n }], rows] = await Promise.all([
