@@ -17,7 +17,7 @@ export interface Dialect {
   /** Case-sensitive LIKE. */
   like(expr: Sql, pattern: string): Sql;
   regex(expr: Sql, pattern: string, caseInsensitive: boolean): Sql;
-  lower(expr: Sql): Sql;
+  lower(expr: Sql | string): Sql;
   /** The text value at `key` of a JSON column, or NULL. */
   jsonText(expr: Sql, key: string): Sql;
   /** The raw JSON value at `key` (for type-aware comparisons and null checks). */
@@ -73,13 +73,19 @@ const PG_TYPES: Record<ColumnType, string> = {
   boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea',
 };
 
+/** Text in PostgreSQL's ICU root collation (Unicode case rules; PGlite and server builds have it). */
+const icu = (e: Sql | string): Sql => sql`(CAST(${e} AS text) COLLATE "und-x-icu")`;
+
 export const postgresDialect: Dialect = {
   name: 'postgres',
   render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`),
-  ilike: (e, p) => sql`${e} ILIKE ${p}`,
+  // Text columns are COLLATE "C" (ordering identical to MariaDB's utf8mb4_bin), whose case
+  // folding is ASCII only; case-insensitive forms fold through ICU's root locale instead, so
+  // "École" matches "école" here as it does on MariaDB.
+  ilike: (e, p) => sql`LOWER(${icu(e)}) LIKE LOWER(${icu(p)})`,
   like: (e, p) => sql`${e} LIKE ${p}`,
-  regex: (e, p, ci) => (ci ? sql`${e} ~* ${p}` : sql`${e} ~ ${p}`),
-  lower: (e) => sql`LOWER(${e})`,
+  regex: (e, p, ci) => (ci ? sql`${icu(e)} ~* ${p}` : sql`${e} ~ ${p}`),
+  lower: (e) => sql`LOWER(${icu(e)})`,
   jsonText: (e, k) => sql`(${e} ->> ${k}::text)`,
   jsonValue: (e, k) => sql`(${e} -> ${k}::text)`,
   jsonNumber: (e, k) => sql`(CASE WHEN jsonb_typeof(${e} -> ${k}::text) = 'number' THEN (${e} ->> ${k}::text)::numeric END)`,

@@ -396,7 +396,8 @@ export class FilterCompiler {
       case 'ew':
         return or(values.map((v) => d.like(text, like(v, '%', ''))));
       case 'ie':
-        return sql`(${text} IS NOT NULL AND ${inList(d.lower(text), values.map((v) => str(v).toLowerCase()))})`;
+        // Both sides folded by the database, by the same rules.
+        return sql`(${text} IS NOT NULL AND ${or(values.map((v) => sql`${d.lower(text)} = ${d.lower(str(v))}`))})`;
       case 're':
       case 'ire':
         return or(values.map((v) => d.regex(text, checkRegex(str(v)), lookup === 'ire')));
