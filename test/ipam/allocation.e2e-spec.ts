@@ -74,6 +74,20 @@ eachDatabase('IPAM allocation', (t) => {
     expect(created.every((a: string) => a.startsWith('10.57.0.'))).toBe(true);
   });
 
+  it('lets a prefix move while addresses are allocated from it: every request succeeds', async () => {
+    const p = await prefix('10.61.0.0/24');
+    const alloc = () => t().post(ips(p), { status: 'Active' });
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, alloc),
+      t().patch(`/api/ipam/prefixes/${p.id}/`, { prefix: '10.61.0.0/23' }),
+      ...Array.from({ length: 6 }, alloc),
+      t().del('/api/ipam/prefixes/', [{ id: (await prefix('10.61.1.0/24')).id }]),
+      ...Array.from({ length: 6 }, alloc),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([...Array(6).fill(201), 200, ...Array(6).fill(201), 204, ...Array(6).fill(201)]);
+    expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.address)).size).toBe(18);
+  });
+
   it('never hands out a prefix twice to parallel requests', async () => {
     const p = await prefix('10.54.0.0/24');
     const results = await Promise.all(Array.from({ length: 12 }, () => t().post(nets(p), { prefix_length: 28, status: 'Active' })));

@@ -120,6 +120,12 @@ export interface ResourceDefinition {
    * Returns errors aligned with the states.
    */
   validateBatch?: (states: WriteState[], w: WriteContext) => Promise<(FieldErrors | void)[] | void>;
+  /**
+   * Locks to take before the rows of an update or delete are locked, given those rows read
+   * without a lock and the request's inputs (null for a delete), so that every writer takes
+   * the wider lock (a prefix's namespace) before row locks: one order, no deadlock.
+   */
+  beforeRowLock?: (rows: Row[], inputs: Record<string, unknown>[] | null, w: WriteContext) => Promise<void>;
   /** Computes stored columns that derive from others (natural sort keys, parents), before insert/update. */
   beforeSave?: (states: WriteState[], w: WriteContext) => Promise<void> | void;
   /** Runs inside the write transaction after rows are saved (re-parenting, cascades). */

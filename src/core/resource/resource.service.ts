@@ -137,7 +137,7 @@ export class ResourceService {
       throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(body)}.`] });
     }
     return ctx.db.transaction(async (tx) => {
-      const existing = await this.findOne(ctx, tx, def, id, 'change', true);
+      const existing = await this.lockOne(ctx, tx, def, id, 'change', [body as Record<string, unknown>]);
       const ids = await new ResourceWriter(ctx, tx).update(def, [{ existing, input: body as Record<string, unknown> }], mode);
       return (await this.readBack(ctx, tx, def, ids))[0];
     });
@@ -148,7 +148,7 @@ export class ResourceService {
     parseDepth(q, 'PATCH');
     const items = this.bulkItems(def, body);
     return ctx.db.transaction(async (tx) => {
-      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'change');
+      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'change', items.map((i) => i.body));
       const changes = items.map((i) => ({ existing: rows.get(i.id)!, input: i.body }));
       const ids = await new ResourceWriter(ctx, tx).update(def, changes, mode);
       return this.readBack(ctx, tx, def, ids);
@@ -157,7 +157,7 @@ export class ResourceService {
 
   async destroy(ctx: RequestContext, def: ResourceDefinition, id: string): Promise<void> {
     await ctx.db.transaction(async (tx) => {
-      const row = await this.findOne(ctx, tx, def, id, 'delete', true);
+      const row = await this.lockOne(ctx, tx, def, id, 'delete', null);
       await new ResourceWriter(ctx, tx).delete(def, [row]);
     });
   }
@@ -165,7 +165,7 @@ export class ResourceService {
   async bulkDestroy(ctx: RequestContext, def: ResourceDefinition, body: unknown): Promise<void> {
     const items = this.bulkItems(def, body);
     await ctx.db.transaction(async (tx) => {
-      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'delete');
+      const rows = await this.loadForBulk(ctx, tx, def, items.map((i) => i.id), 'delete', null);
       await new ResourceWriter(ctx, tx).delete(def, [...rows.values()]);
     });
   }
@@ -193,13 +193,26 @@ export class ResourceService {
     });
   }
 
-  private async loadForBulk(ctx: RequestContext, tx: Executor, def: ResourceDefinition, ids: string[], action: Action): Promise<Map<string, Row>> {
+  /** One object for an update or delete, locked (after the definition's wider locks). */
+  private async lockOne(ctx: RequestContext, tx: Executor, def: ResourceDefinition, id: string, action: Action, inputs: Record<string, unknown>[] | null): Promise<Row> {
+    if (!def.beforeRowLock) return this.findOne(ctx, tx, def, id, action, true);
+    const seen = await this.findOne(ctx, tx, def, id, action);
+    await def.beforeRowLock([seen], inputs, { ctx, exec: tx });
+    return this.findOne(ctx, tx, def, String(seen.id), action, true);
+  }
+
+  private async loadForBulk(ctx: RequestContext, tx: Executor, def: ResourceDefinition, ids: string[], action: Action, inputs: Record<string, unknown>[] | null): Promise<Map<string, Row>> {
     const scope = await scopeCondition(ctx, tx, def, action, 't');
-    const out = new Map<string, Row>();
-    for (let i = 0; i < ids.length; i += 1000) {
-      const rows = await tx.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), ids.slice(i, i + 1000)), scope])}${raw(tx.dialect.forUpdate)}`);
-      rows.forEach((r) => out.set(String(r.id), r));
-    }
+    const load = async (lock: boolean) => {
+      const out = new Map<string, Row>();
+      for (let i = 0; i < ids.length; i += 1000) {
+        const rows = await tx.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), ids.slice(i, i + 1000)), scope])}${raw(lock ? tx.dialect.forUpdate : '')}`);
+        rows.forEach((r) => out.set(String(r.id), r));
+      }
+      return out;
+    };
+    if (def.beforeRowLock) await def.beforeRowLock([...(await load(false)).values()], inputs, { ctx, exec: tx });
+    const out = await load(true);
     const missing = ids.filter((id) => !out.has(id));
     if (missing.length) {
       throw new ValidationError({ id: missing.map((m) => `No ${modelClassName(def)} matches the given id: ${m}.`) });

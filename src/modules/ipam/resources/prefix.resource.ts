@@ -119,6 +119,14 @@ export const prefixResource = defineResource({
     }
     return errors;
   },
+  /**
+   * A prefix that may move (or go) needs its namespace exclusively: take it before the row
+   * lock, the order allocation and creation use, so a move and an allocation cannot deadlock.
+   */
+  async beforeRowLock(rows, inputs, w) {
+    if (inputs && !inputs.some((i) => 'prefix' in i || 'namespace' in i)) return;
+    await lockNamespaces(w.exec, rows.map((r) => String(r.namespace_id)), true);
+  },
   async beforeSave(states, w) {
     const touched = states.filter(moved);
     await lockNamespaces(w.exec, touched.flatMap((s) => [String(s.values.namespace_id), s.existing ? String(s.existing.namespace_id) : '']), true);
