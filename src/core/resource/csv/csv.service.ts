@@ -50,7 +50,7 @@ export class CsvService {
 
   /**
    * CSV of records that are not a model's rows (free addresses, an identity's history): the
-   * keys of the first record as columns, values written as in any export.
+   * given columns, values written as in any export.
    */
   plain(model: string, columns: string[], records: Record<string, unknown>[]): StreamableFile {
     const rows = records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? NULL : cell(r[c]))));
