@@ -19,6 +19,8 @@ export interface WriteState {
   related(fieldName: string): Row | null;
   /** The set of target ids of a many-to-many field after the write (undefined: unchanged). */
   m2m(fieldName: string): string[] | undefined;
+  /** The set after the write in every case: the request's, or else the stored one (none on create). */
+  linked(fieldName: string): Promise<string[]>;
 }
 
 export interface WriteContext {

@@ -320,6 +320,16 @@ export class ResourceWriter {
         return null;
       },
       m2m: (name) => item.m2m.get(name) ?? item.contentTypes.get(name),
+      linked: async (name) => {
+        const given = item.m2m.get(name) ?? item.contentTypes.get(name);
+        if (given) return given;
+        const f = def.fields[name];
+        if (create || !f || (f.kind !== 'm2m' && f.kind !== 'contentTypes')) return [];
+        const target = f.kind === 'm2m' ? f.through.target : 'content_type';
+        const disc = f.kind === 'm2m' && f.through.discriminator ? sql` AND ${ident(f.through.discriminator)} = ${objectType(def)}` : sql``;
+        const rows = await this.exec.query<{ v: string }>(sql`SELECT ${ident(target)} AS ${ident('v')} FROM ${ident(f.through.table)} WHERE ${ident(f.through.source)} = ${item.id}${disc}`);
+        return rows.map((r) => String(r.v));
+      },
     };
   }
 

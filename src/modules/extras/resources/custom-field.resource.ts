@@ -5,7 +5,7 @@ import { customFieldsChanged } from '../custom-field.source';
 import { field } from '../../../core/resource/fields';
 import { checkRegex } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
-import { ident, inList, sql } from '../../../database/sql';
+import { ident, sql } from '../../../database/sql';
 import { CustomFieldChoice } from '../entities/custom-field-choice.entity';
 import { CustomField } from '../entities/custom-field.entity';
 
@@ -126,7 +126,7 @@ export const customFieldResource = defineResource({
   async afterSave(_ids, w, states) {
     customFieldsChanged();
     for (const s of states) {
-      const types = s.m2m('content_types') ?? (await enabledTypes(w, String(s.values.id)));
+      const types = await s.linked('content_types');
       await syncStoredValues(w, String(s.values.key), types, parseDefault(s.values.default));
     }
   },
@@ -135,13 +135,6 @@ export const customFieldResource = defineResource({
     for (const r of rows) await syncStoredValues(w, String(r.key), [], null);
   },
 });
-
-async function enabledTypes(w: WriteContext, id: string): Promise<string[]> {
-  const rows = await w.exec.query<{ content_type: string }>(
-    sql`SELECT ${ident('content_type')} FROM ${ident('extras_customfield_content_types')} WHERE ${inList(ident('customfield_id'), [id])}`,
-  );
-  return rows.map((r) => r.content_type);
-}
 
 /** A stored JSON value: MariaDB hands JSON columns back as text. */
 function parseDefault(v: unknown): unknown {

@@ -2,8 +2,6 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
-import type { Executor } from '../../../database/db';
-import { ident, inList, sql } from '../../../database/sql';
 import { ObjectPermission } from '../entities/object-permission.entity';
 import { groupResource } from './group.resource';
 import { userResource } from './user.resource';
@@ -53,7 +51,7 @@ export const objectPermissionResource = defineResource({
     if (!constraints) return;
     const list = Array.isArray(constraints) ? constraints : [constraints];
     // A PATCH of the constraints alone is checked against the stored object types.
-    const types = s.m2m('object_types') ?? (s.existing ? await storedObjectTypes(exec, String(s.existing.id)) : []);
+    const types = await s.linked('object_types');
     const compiler = new FilterCompiler(ctx, exec);
     for (const type of types) {
       const def = ctx.registry.get(type);
@@ -71,9 +69,3 @@ export const objectPermissionResource = defineResource({
   },
 });
 
-async function storedObjectTypes(exec: Executor, id: string): Promise<string[]> {
-  const rows = await exec.query<{ content_type: string }>(
-    sql`SELECT ${ident('content_type')} FROM ${ident('users_objectpermission_object_types')} WHERE ${inList(ident('objectpermission_id'), [id])}`,
-  );
-  return rows.map((r) => r.content_type);
-}
