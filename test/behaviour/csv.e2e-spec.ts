@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { eachDatabase } from '../../src/core/testing/harness';
 
 const text = (res: any, cb: (e: Error | null, body: string) => void) => {
@@ -120,6 +121,44 @@ eachDatabase('CSV import and export', (t) => {
     const lines = history.body.trim().split('\n');
     expect(lines[0]).toBe('id,time,action,user,user_name,changes');
     expect(lines).toHaveLength(3); // every entry: CSV is never paginated
+  });
+
+  it('writes a generic relation as its type and natural key, and reads that back', async () => {
+    const lt = (await t().post('/api/dcim/location-types/', { name: 'GFK area', nestable: true }).expect(201)).body;
+    const top = (await t().post('/api/dcim/locations/', { name: 'GFK top', location_type: lt.id, status: 'Active' }).expect(201)).body;
+    const site = (await t().post('/api/dcim/locations/', { name: 'GFK site', location_type: lt.id, status: 'Active', parent: top.id }).expect(201)).body;
+    const prefix = (await t().post('/api/ipam/prefixes/', { prefix: '198.51.100.0/24', status: 'Active' }).expect(201)).body;
+    const onSite = (await t().post(`/api/dcim/locations/${site.id}/notes/`, { note: 'on the site' }).expect(201)).body;
+    const onPrefix = (await t().post(`/api/ipam/prefixes/${prefix.id}/notes/`, { note: 'on the prefix' }).expect(201)).body;
+    const before = (await t().get(`/api/extras/notes/?id=${onSite.id}&id=${onPrefix.id}`).expect(200)).body.results;
+
+    const exported = await csvGet(`/api/extras/notes/?format=csv&id=${onSite.id}&id=${onPrefix.id}`).expect(200);
+    const [header, ...rows] = parse(exported.body) as string[][];
+    expect(header).not.toContain('assigned_object_id');
+    const at = (row: string[], h: string) => row[header.indexOf(h)];
+    for (const h of ['assigned_object_type', 'assigned_object__name', 'assigned_object__parent__name', 'assigned_object__namespace__name', 'assigned_object__network', 'assigned_object__prefix_length']) expect(header).toContain(h);
+    const siteRow = rows.find((r) => at(r, 'id') === onSite.id)!;
+    const prefixRow = rows.find((r) => at(r, 'id') === onPrefix.id)!;
+    expect([at(siteRow, 'assigned_object_type'), at(siteRow, 'assigned_object__name'), at(siteRow, 'assigned_object__parent__name'), at(siteRow, 'assigned_object__network')])
+      .toEqual(['dcim.location', 'GFK site', 'GFK top', '']);
+    expect([at(prefixRow, 'assigned_object_type'), at(prefixRow, 'assigned_object__namespace__name'), at(prefixRow, 'assigned_object__network'), at(prefixRow, 'assigned_object__prefix_length'), at(prefixRow, 'assigned_object__name')])
+      .toEqual(['ipam.prefix', 'Global', '198.51.100.0', '24', '']);
+
+    await t().del('/api/extras/notes/', [{ id: onSite.id }, { id: onPrefix.id }]).expect(204);
+    const res = await csvSend('post', '/api/extras/notes/', exported.body);
+    expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
+    const after = (await t().get(`/api/extras/notes/?id=${onSite.id}&id=${onPrefix.id}`).expect(200)).body.results;
+    const norm = (n: any) => ({ ...n, created: undefined, last_updated: undefined, display: undefined });
+    const byId = (a: any, b: any) => (a.id < b.id ? -1 : 1);
+    expect(after.map(norm).sort(byId)).toEqual(before.map(norm).sort(byId));
+
+    // JSON takes the same form: the type and the object by natural key or attributes
+    const named = await t().post('/api/extras/notes/', { assigned_object_type: 'dcim.location', assigned_object: { name: 'GFK site', parent: { name: 'GFK top' } }, note: 'by name' }).expect(201);
+    expect(named.body.assigned_object_id).toBe(site.id);
+    const missing = await t().post('/api/extras/notes/', { assigned_object_type: 'dcim.location', assigned_object: { name: 'No such site' }, note: 'x' }).expect(400);
+    expect(missing.body).toEqual({ assigned_object: ["Related object not found using the provided attributes: {'name': 'No such site'}"] });
+    const badId = await t().post('/api/extras/notes/', { assigned_object_type: 'dcim.location', assigned_object_id: '00000000-0000-4000-8000-000000000000', note: 'x' }).expect(400);
+    expect(Object.keys(badId.body)).toEqual(['assigned_object_id']);
   });
 
   it('updates by id with PATCH and PUT on the list URL', async () => {

@@ -103,6 +103,12 @@ export interface ResourceDefinition {
   fields: Record<string, Field>;
   /** Fields of the natural key; foreign keys expand into the target's natural key. */
   naturalKey: string[];
+  /**
+   * The lookup paths of the natural key, where they are not the natural-key fields expanded:
+   * a key field hidden from the representation is named through a readable path instead, so
+   * that CSV columns and composite keys say what a client can see.
+   */
+  naturalKeyPaths?: string[];
   /** Default ordering: field or column names, `-` for descending; `id` is always appended. */
   ordering: string[];
   display: (row: Row, h: DisplayHelpers) => string;

@@ -21,6 +21,8 @@ interface PendingRef {
   target: ResourceDefinition;
   specs: RefSpec[];
   many: boolean;
+  /** The attribute an unresolved reference is reported under (default: the field's name). */
+  errorKey?: string;
 }
 
 interface Item {
@@ -135,7 +137,7 @@ export class ResourceWriter {
     const full = mode !== 'patch';
     for (const f of Object.values(def.fields)) {
       if (!writable(f) || !this.visible(f)) continue;
-      const keys = f.kind === 'gfk' ? [`${f.name}_type`, `${f.name}_id`] : [f.name];
+      const keys = f.kind === 'gfk' ? [`${f.name}_type`, `${f.name}_id`, f.name] : [f.name];
       const present = keys.some((k) => k in input);
       if (!present) {
         const hasDefault = mode === 'create' && f.kind === 'fk' && !!f.default;
@@ -190,7 +192,10 @@ export class ResourceWriter {
         item.touched.add(f.name);
         const type = input[`${f.name}_type`];
         const id = input[`${f.name}_id`];
-        if ((type === null || type === undefined) && (id === null || id === undefined)) {
+        // The object itself may be named instead of its id, in any reference form (natural key,
+        // attribute object, URL): the form a CSV export writes, `<name>_type` + natural key.
+        const named = id === null || id === undefined ? input[f.name] : undefined;
+        if ((type === null || type === undefined) && (id === null || id === undefined) && (named === null || named === undefined)) {
           if (!f.nullable) throw new ValueError(NOT_NULL);
           item.set[f.typeColumn] = null;
           item.set[f.idColumn] = null;
@@ -201,12 +206,17 @@ export class ResourceWriter {
           addError(item.errors, `${f.name}_type`, typeof type === 'string' && /^\w+\.\w+$/.test(type) ? `Invalid content type: ${type}` : `Invalid value. Specify a content type as '<app_label>.<model_name>'.`);
           return;
         }
+        if (named !== null && named !== undefined) {
+          item.set[f.typeColumn] = objectType(target);
+          item.refs.push({ field: f, target, specs: [parseRef(target, named)], many: false });
+          return;
+        }
         if (!isUuid(id)) {
           addError(item.errors, `${f.name}_id`, 'Must be a valid UUID.');
           return;
         }
         item.set[f.typeColumn] = objectType(target);
-        item.refs.push({ field: f, target, specs: [{ kind: 'id', id: parseUuid(id) }], many: false });
+        item.refs.push({ field: f, target, specs: [{ kind: 'id', id: parseUuid(id) }], many: false, errorKey: `${f.name}_id` });
         return;
       }
       case 'm2m': {
@@ -372,7 +382,7 @@ export class ResourceWriter {
           const r = results[i];
           const f = e.ref.field;
           if (typeof r === 'string') {
-            addError(e.item.errors, f.kind === 'gfk' ? `${f.name}_id` : f.name, r);
+            addError(e.item.errors, e.ref.errorKey ?? f.name, r);
             return;
           }
           this.relatedCache.set(`${objectType(g.target)}:${r.id}`, r);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { eachDatabase, TestApp } from './harness';
 import { objectType } from '../resource/definition';
 import { ResourceRegistry } from '../resource/registry';
@@ -482,6 +483,58 @@ export function describeResourceContract(c: ResourceContract): void {
         const res = await csvGet(`${c.path}?format=csv&limit=1&id=${fixtures[0].id}&id=${fixtures[1].id}`).expect(200);
         const lines = (res.body as string).trim().split(/\r?\n/);
         expect(lines).toHaveLength(3);
+      });
+
+      it('writes every cell as the JSON representation shows it', async () => {
+        const exported = await csvGet(`${c.path}?format=csv&${fixtures.map((f) => `id=${f.id}`).join('&')}`).expect(200);
+        const [header, ...rows] = parseCsv(exported.body as string) as string[][];
+        expect(rows).toHaveLength(fixtures.length);
+        const paths = header.filter((h) => h.includes('__') && !h.startsWith('cf_')).map((h) => h.split('__'));
+        const depth = Math.min(10, Math.max(1, ...paths.map((p) => p.length - 1)));
+        const post = (await t().http.options(c.path).set('Authorization', `Token ${t().token}`)).body.actions?.POST ?? {};
+        const cfTypes = new Map<string, string>();
+        for (const cf of (await t().get('/api/extras/custom-fields/?limit=1000').expect(200)).body.results) cfTypes.set(cf.key, typeof cf.type === 'object' ? cf.type.value : cf.type);
+
+        const text = (v: unknown, json: boolean): string => {
+          if (v === null || v === undefined) return 'NULL';
+          if (typeof v === 'boolean') return v ? 'True' : 'False';
+          if (json) return JSON.stringify(v);
+          if (Array.isArray(v)) return v.join(',');
+          if (typeof v === 'object') return 'value' in v && 'label' in v ? String((v as Obj).value) : JSON.stringify(v);
+          return String(v);
+        };
+        // A path through related objects: NoObject past a missing one, NULL for a null value.
+        const walk = (o: Obj, path: string[]): string => {
+          let cur: Obj | null | undefined = o;
+          for (const seg of path.slice(0, -1)) {
+            cur = cur?.[seg];
+            if (cur === null || cur === undefined) return 'NoObject';
+          }
+          return text(cur![path[path.length - 1]], false);
+        };
+        for (const row of rows) {
+          const json = (await t().get(`${detail(row[header.indexOf('id')])}?depth=${depth}`).expect(200)).body as Obj;
+          const generic: string[] = [];
+          header.forEach((h, i) => {
+            const cell = row[i];
+            let expected: string;
+            if (h.startsWith('cf_')) {
+              const v = json.custom_fields?.[h.slice(3)];
+              const type = cfTypes.get(h.slice(3));
+              expected = v === null || v === undefined ? '' : type === 'json' ? JSON.stringify(v) : Array.isArray(v) && !v.length ? '[]' : text(v, false);
+            } else if (h === 'tags') {
+              expect({ h, cell: cell ? cell.split(',').sort() : [] }).toEqual({ h, cell: (json.tags as Obj[]).map((x) => x.name).sort() });
+              return;
+            } else if (h.includes('__')) {
+              const path = h.split('__');
+              expected = walk(json, path);
+              if (`${path[0]}_type` in json && cell === '') return; // a generic relation: another type's natural key
+              if (`${path[0]}_type` in json) generic.push(h);
+            } else expected = text(json[h], post[h]?.type === 'json');
+            expect({ h, cell }).toEqual({ h, cell: expected });
+          });
+          for (const g of new Set(paths.map((p) => p[0]).filter((p) => `${p}_type` in json && json[p]))) expect(generic.filter((h) => h.startsWith(`${g}__`)).length).toBeGreaterThan(0);
+        }
       });
 
       if (!c.readOnly) {

@@ -3,8 +3,8 @@ import { and, ident, inList, sql } from '../../../database/sql';
 import { scopeCondition } from '../query/scope';
 import type { RequestContext } from '../../context';
 import type { CustomFieldDefinition, CustomFieldType } from '../custom-fields';
-import type { ResourceDefinition } from '../definition';
-import type { Field, ForeignKeyField } from '../fields';
+import { objectType, ResourceDefinition } from '../definition';
+import type { Field, ForeignKeyField, GenericForeignKeyField } from '../fields';
 import { naturalKeyLookups } from '../serialize/references';
 
 export const NULL = 'NULL';
@@ -14,6 +14,8 @@ export const NO_OBJECT = 'NoObject';
 export type Column =
   | { kind: 'value'; header: string; key: string }
   | { kind: 'natural'; header: string; field: string; path: string[] }
+  /** A natural-key path of a generic relation: filled for rows whose target is one of `types`. */
+  | { kind: 'generic'; header: string; field: string; path: string[]; types: Set<string> }
   | { kind: 'tags'; header: string }
   | { kind: 'cf'; header: string; key: string; type: CustomFieldType };
 
@@ -51,7 +53,17 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
     if (f.kind === 'fk') {
       for (const path of await targetLookups(exec, f.target(), depthCache)) cols.push({ kind: 'natural', header: [f.name, ...path].join('__'), field: f.name, path });
     } else if (f.kind === 'gfk') {
-      cols.push({ kind: 'value', header: `${f.name}_type`, key: `${f.name}_type` }, { kind: 'value', header: `${f.name}_id`, key: `${f.name}_id` });
+      // `<name>_type`, then the union of the natural keys of every type it may point to.
+      cols.push({ kind: 'value', header: `${f.name}_type`, key: `${f.name}_type` });
+      const byHeader = new Map<string, Extract<Column, { kind: 'generic' }>>();
+      for (const target of ctx.registry.all().filter((d) => !f.allowed || f.allowed(d))) {
+        for (const path of await targetLookups(exec, target, depthCache)) {
+          const header = [f.name, ...path].join('__');
+          if (!byHeader.has(header)) byHeader.set(header, { kind: 'generic', header, field: f.name, path, types: new Set() });
+          byHeader.get(header)!.types.add(objectType(target));
+        }
+      }
+      cols.push(...byHeader.values());
     } else if (f.kind === 'm2m') {
       continue; // many-to-many other than tags and content types is managed elsewhere
     } else {
@@ -61,40 +73,55 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
   cols.push({ kind: 'value', header: 'created', key: 'created' }, { kind: 'value', header: 'last_updated', key: 'last_updated' });
   if (def.fields.tags) cols.push({ kind: 'tags', header: 'tags' });
   for (const cf of [...cfs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) cols.push({ kind: 'cf', header: `cf_${cf.key}`, key: cf.key, type: cf.type });
-  void ctx;
   return [...front, ...cols];
 }
 
 /**
- * Values of natural-key paths for the foreign keys of a batch of rows: one query per target
- * model per path level, never one per row.
+ * Values of natural-key paths for the foreign keys (and generic relations) of a batch of rows:
+ * one query per target model per path level, never one per row.
  */
 export async function naturalValues(ctx: RequestContext, exec: Executor, def: ResourceDefinition, rows: Row[], columns: Column[]): Promise<Map<string, Map<string, string>>> {
   const out = new Map<string, Map<string, string>>(rows.map((r) => [String(r.id), new Map()]));
-  const nat = columns.filter((c): c is Extract<Column, { kind: 'natural' }> => c.kind === 'natural');
-  const byField = new Map<string, string[][]>();
-  nat.forEach((c) => byField.set(c.field, [...(byField.get(c.field) ?? []), c.path]));
-  for (const [fieldName, paths] of byField) {
-    const f = def.fields[fieldName] as ForeignKeyField;
-    const starts = new Map(rows.map((r) => [String(r.id), r[f.column] ? String(r[f.column]) : null]));
-    const targetIds = [...new Set([...starts.values()].filter((v): v is string => !!v))];
-    const visible = await visibleIds(ctx, exec, f.target(), targetIds);
-    const values = await resolvePaths(ctx, exec, f.target(), targetIds.filter((i) => visible.has(i)), paths);
-    for (const r of rows) {
-      const start = starts.get(String(r.id));
-      const m = out.get(String(r.id))!;
-      for (const [pi, p] of paths.entries()) {
-        const header = [fieldName, ...p].join('__');
-        if (!start) m.set(header, NO_OBJECT);
-        else if (!visible.has(start)) m.set(header, pi === 0 ? start : NULL); // hidden: referenced by id only
-        else {
-          const v = values.get(start)?.get(p.join('__'));
-          m.set(header, v === undefined || v === null ? NULL : v);
-        }
+  const nat = columns.filter((c): c is Extract<Column, { kind: 'natural' | 'generic' }> => c.kind === 'natural' || c.kind === 'generic');
+  const byField = new Map<string, typeof nat>();
+  nat.forEach((c) => byField.set(c.field, [...(byField.get(c.field) ?? []), c]));
+  for (const [fieldName, cols] of byField) {
+    const f = def.fields[fieldName];
+    if (f.kind === 'fk') {
+      await fill(rows, f.target(), cols, (r) => r[f.column]);
+    } else if (f.kind === 'gfk') {
+      // Cells of paths that are not the row's type's natural key stay empty.
+      for (const r of rows) for (const c of cols) out.get(String(r.id))!.set(c.header, '');
+      const byType = new Map<string, Row[]>();
+      for (const r of rows) {
+        const type = r[(f as GenericForeignKeyField).typeColumn];
+        if (type) byType.set(String(type), [...(byType.get(String(type)) ?? []), r]);
+        else for (const c of cols) out.get(String(r.id))!.set(c.header, NO_OBJECT);
+      }
+      for (const [type, typed] of byType) {
+        const target = ctx.registry.get(type);
+        if (target) await fill(typed, target, cols.filter((c) => c.kind === 'generic' && c.types.has(type)), (r) => r[(f as GenericForeignKeyField).idColumn]);
       }
     }
   }
   return out;
+
+  /** Writes the cells of `cols` (paths into `target`) for rows pointing at `start(row)`. */
+  async function fill(batch: Row[], target: ResourceDefinition, cols: typeof nat, start: (r: Row) => unknown): Promise<void> {
+    const starts = new Map(batch.map((r) => [String(r.id), start(r) ? String(start(r)) : null]));
+    const targetIds = [...new Set([...starts.values()].filter((v): v is string => !!v))];
+    const visible = await visibleIds(ctx, exec, target, targetIds);
+    const values = await resolvePaths(ctx, exec, target, targetIds.filter((i) => visible.has(i)), cols.map((c) => c.path));
+    for (const r of batch) {
+      const s = starts.get(String(r.id));
+      const m = out.get(String(r.id))!;
+      cols.forEach((c, i) => {
+        if (!s) m.set(c.header, NO_OBJECT);
+        else if (!visible.has(s)) m.set(c.header, i === 0 ? s : NULL); // hidden: referenced by id only
+        else m.set(c.header, values.get(s)?.get(c.path.join('__')) ?? NULL);
+      });
+    }
+  }
 }
 
 /** Which of the ids the requester may view. */
@@ -106,12 +133,13 @@ async function visibleIds(ctx: RequestContext, exec: Executor, def: ResourceDefi
 }
 
 /**
- * For objects of `def` by id (all visible to the requester): the value at each path
- * (`parent__name`, `namespace__name`). A hop into an object the requester may not view yields
- * NULL for every path through it, so no hidden name is written.
+ * For objects of `def` by id (all visible to the requester): the cell at each path
+ * (`parent__name`, `namespace__name`): the value, NULL for a null value, NoObject past a
+ * missing related object. A hop into an object the requester may not view yields NULL for
+ * every path through it, so no hidden name is written.
  */
-async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], paths: string[][]): Promise<Map<string, Map<string, string | null>>> {
-  const out = new Map<string, Map<string, string | null>>(ids.map((i) => [i, new Map()]));
+async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], paths: string[][]): Promise<Map<string, Map<string, string>>> {
+  const out = new Map<string, Map<string, string>>(ids.map((i) => [i, new Map()]));
   if (!ids.length) return out;
   const rows = await exec.query(sql`SELECT * FROM ${ident(def.table)} WHERE ${inList(ident('id'), ids)}`);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
@@ -122,7 +150,7 @@ async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDe
     if (!rest.length) {
       for (const id of ids) {
         const r = byId.get(id);
-        out.get(id)!.set(p.join('__'), r ? leafValue(f, head, r) : null);
+        out.get(id)!.set(p.join('__'), (r ? leafValue(f, head, r) : null) ?? NULL);
       }
     } else deeper.set(head, [...(deeper.get(head) ?? []), rest]);
   }
@@ -134,7 +162,7 @@ async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDe
     const sub = await resolvePaths(ctx, exec, f.target(), nextIds.filter((i) => shown.has(i)), rests);
     for (const id of ids) {
       const n = next.get(id);
-      for (const r of rests) out.get(id)!.set([head, ...r].join('__'), n ? (sub.get(n)?.get(r.join('__')) ?? null) : null);
+      for (const r of rests) out.get(id)!.set([head, ...r].join('__'), n ? (sub.get(n)?.get(r.join('__')) ?? NULL) : NO_OBJECT);
     }
   }
   return out;

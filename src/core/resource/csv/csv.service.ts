@@ -92,6 +92,7 @@ export class CsvService {
       return columns.map((c) => {
         switch (c.kind) {
           case 'natural':
+          case 'generic':
             return natural.get(id)?.get(c.header) ?? NO_OBJECT;
           case 'tags':
             return (tags.get(id) ?? []).join(',');
@@ -186,6 +187,8 @@ export class CsvService {
       }
       if (f.readOnly && f.kind !== 'composite') return;
       if (rest.length && (f.kind === 'fk' || f.kind === 'gfk')) {
+        // A generic relation's columns for other types' natural keys are empty.
+        if (f.kind === 'gfk' && raw === '') return;
         const g = groups.get(head) ?? {};
         setPath(g, rest, raw === NULL || raw === NO_OBJECT ? null : raw, raw === NO_OBJECT);
         groups.set(head, g);

@@ -163,6 +163,7 @@ export function naturalKeyConstraint(def: ResourceDefinition, parts: (string | n
 export function naturalKeyLookups(def: ResourceDefinition, prefix = '', seen = new Set<ResourceDefinition>()): string[] {
   if (seen.has(def)) return [`${prefix}id`];
   seen.add(def);
+  if (def.naturalKeyPaths) return def.naturalKeyPaths.map((p) => `${prefix}${p}`);
   return def.naturalKey.flatMap((name) => {
     const f = def.fields[name];
     if (f?.kind === 'fk') {

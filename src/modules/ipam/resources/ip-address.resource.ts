@@ -133,6 +133,8 @@ export const ipAddressResource = defineResource({
   verboseName: 'IP address',
   verboseNamePlural: 'IP addresses',
   naturalKey: ['namespace', 'host'],
+  // The namespace is write-only on an address: its parent prefix's namespace says the same.
+  naturalKeyPaths: ['parent__namespace__name', 'host'],
   ordering: ['ip_version', 'host', 'mask_length'],
   columnTypes: { host: 'bytes' },
   display: (r) => `${r.host_text}/${r.mask_length}`,
