@@ -11,9 +11,7 @@
  *
  * Usage: npm run bench:ipam -- --db=postgres   (pglite | postgres | mysql)
  */
-import { createConnection } from 'mysql2/promise';
-import { Client } from 'pg';
-import { args, BenchDb, benchDatabase, peakRssMb, percentile, requester, Response, round, startServer } from './support';
+import { args, BenchDb, benchDatabase, peakRssMb, percentile, requester, Response, round, startServer, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -31,7 +29,7 @@ async function main(): Promise<void> {
   const kind = (a.db ?? 'postgres') as BenchDb;
   const port = Number(a.port ?? 18556);
   const env = await benchDatabase(kind, 'netkeel_bench_ipam');
-  const vacuum = kind === 'pglite' ? null : vacuumer(kind, env.DATABASE_URL);
+  const vacuum = kind === 'pglite' ? null : vacuumer(kind, env.DATABASE_URL, ['ipam_prefix', 'ipam_ipaddress']);
   const server = await startServer(env, port);
   const one = requester(port, 1);
   const rows: string[] = [];
@@ -131,22 +129,6 @@ async function main(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
   }
-}
-
-/** What autovacuum does after a bulk load: statistics (and, on PostgreSQL, the visibility map). */
-function vacuumer(kind: BenchDb, url: string): () => Promise<void> {
-  return async () => {
-    if (kind === 'postgres') {
-      const c = new Client({ connectionString: url });
-      await c.connect();
-      await c.query('VACUUM ANALYZE');
-      await c.end();
-    } else {
-      const c = await createConnection({ uri: url });
-      await c.query('ANALYZE TABLE `ipam_prefix`, `ipam_ipaddress`');
-      await c.end();
-    }
-  };
 }
 
 main().catch((e) => {

@@ -89,3 +89,22 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * What autovacuum does after a bulk load: statistics (and, on PostgreSQL, the visibility map),
+ * so that reads are timed with the plans a settled database gets, not those of empty tables.
+ */
+export function vacuumer(kind: Exclude<BenchDb, 'pglite'>, url: string, mysqlTables: string[]): () => Promise<void> {
+  return async () => {
+    if (kind === 'postgres') {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      await c.query('VACUUM ANALYZE');
+      await c.end();
+    } else {
+      const c = await createConnection({ uri: url });
+      await c.query(`ANALYZE TABLE ${mysqlTables.map((t) => `\`${t}\``).join(', ')}`);
+      await c.end();
+    }
+  };
+}

@@ -191,6 +191,7 @@ eachDatabase('CSV import and export', (t) => {
     // deep pages (served through a sub-select of ids on MySQL/MariaDB) hold the right rows
     const deep = await t().get('/api/tenancy/tenants/?name__isw=bulk-&limit=100&offset=1200').expect(200);
     expect(deep.body.results.map((x: any) => x.name)).toEqual(Array.from({ length: 100 }, (_, i) => `bulk-${String(1200 + i).padStart(5, '0')}`));
+    expect(deep.body.count).toBe(2500);
     const desc = await t().get('/api/tenancy/tenants/?name__isw=bulk-&sort=-name&limit=3&offset=2497').expect(200);
     expect(desc.body.results.map((x: any) => x.name)).toEqual(['bulk-00002', 'bulk-00001', 'bulk-00000']);
   });

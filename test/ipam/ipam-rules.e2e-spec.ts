@@ -109,6 +109,16 @@ eachDatabase('IPAM rules', (t) => {
     await prefix('10.31.0.0/16', { locations: [siteA.id] });
     expect((await t().get(`/api/ipam/prefixes/?location=Region`).expect(200)).body.count).toBe(2);
     expect((await t().get(`/api/dcim/locations/${siteA.id}/`).expect(200)).body.prefix_count).toBe(2);
+    // A list page counts in its own query: the same figures, and only what the reader may view.
+    const listed = (await t().get(`/api/dcim/locations/?id=${siteA.id}&id=${region.id}`).expect(200)).body.results;
+    expect(Object.fromEntries(listed.map((l: Obj) => [l.id, l.prefix_count]))).toEqual({ [siteA.id]: 2, [region.id]: 1 });
+    const reader = await t().userWith('count-reader', [
+      { types: ['dcim.location'], actions: ['view'] },
+      { types: ['ipam.prefix'], actions: ['view'], constraints: { network: '10.31.0.0' } },
+    ]);
+    const scoped = (await t().get(`/api/dcim/locations/?id=${siteA.id}&id=${region.id}`, reader).expect(200)).body;
+    expect(scoped.count).toBe(2);
+    expect(Object.fromEntries(scoped.results.map((l: Obj) => [l.id, l.prefix_count]))).toEqual({ [siteA.id]: 1, [region.id]: 0 });
     expect((await t().get(`/api/ipam/vlans/?location=${region.id}`).expect(200)).body.count).toBe(0);
   });
 

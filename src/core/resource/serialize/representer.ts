@@ -1,5 +1,5 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, sql } from '../../../database/sql';
+import { and, ident, inList, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { customFieldsFor } from '../custom-fields';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
@@ -17,6 +17,9 @@ export interface ReadOptions {
 }
 
 type Obj = Record<string, unknown>;
+
+/** Prefix of the page query's columns that carry count fields (Representer.countColumns). */
+export const COUNT_COLUMN = '__count_';
 
 /** Everything loaded for one batch of rows of one model at one level. */
 interface Batch {
@@ -143,7 +146,12 @@ export class Representer {
         if ((f.kind === 'm2m' || f.kind === 'contentTypes') && !opts.excludeM2m && !f.writeOnly) {
           jobs.push(this.loadMany(def, f, rows, depth, opts).then((m) => batch.many.set(f.name, m)));
         }
-        if (f.kind === 'count') jobs.push(this.loadCount(f, rows).then((m) => batch.counts.set(f.name, m)));
+        if (f.kind === 'count') {
+          // Counted by the page query itself (countColumns), or else here.
+          const key = COUNT_COLUMN + f.name;
+          if (key in rows[0]) batch.counts.set(f.name, new Map(rows.map((r) => [String(r.id), Number(r[key])])));
+          else jobs.push(this.loadCount(f, rows).then((m) => batch.counts.set(f.name, m)));
+        }
       }
     }
     await Promise.all(jobs);
@@ -208,6 +216,32 @@ export class Representer {
     for (const l of links) {
       const id = String(l.dst);
       out.get(String(l.src))?.push(nested?.get(id) ?? ref(this.ctx, target, id));
+    }
+    return out;
+  }
+
+  /**
+   * Select-list expressions that count a root page's count fields in the page query itself
+   * (one correlated subquery each, on the indexed foreign key), so a list costs no statement
+   * per count field. `alias` is the page query's alias for `def`'s table.
+   */
+  async countColumns(def: ResourceDefinition, alias: string): Promise<Sql[]> {
+    const out: Sql[] = [];
+    for (const f of Object.values(def.fields)) {
+      if (f.kind !== 'count' || !this.readable(f)) continue;
+      const counted = this.ctx.registry.get(f.model);
+      const via = counted?.fields[f.via];
+      if (!counted || !via) continue;
+      const scope = await scopeCondition(this.ctx, this.exec, counted, 'view', 'cc');
+      const key = ident(COUNT_COLUMN + f.name);
+      if (via.kind === 'fk') {
+        out.push(sql`(SELECT COUNT(*) FROM ${ident(counted.table)} cc WHERE ${and([sql`${ident('cc', via.column)} = ${ident(alias, 'id')}`, scope])}) AS ${key}`);
+      } else if (via.kind === 'm2m') {
+        const th = via.through;
+        out.push(
+          sql`(SELECT COUNT(*) FROM ${ident(th.table)} cl JOIN ${ident(counted.table)} cc ON ${ident('cc', 'id')} = ${ident('cl', th.source)} WHERE ${and([sql`${ident('cl', th.target)} = ${ident(alias, 'id')}`, scope])}) AS ${key}`,
+        );
+      }
     }
     return out;
   }
