@@ -5,6 +5,8 @@ import { AppModule, AppOptions } from './app.module';
 import { pipelineMiddleware } from './core/http/pipeline.middleware';
 import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
+import { jsonBody } from './core/http/json-body';
+import type { Response } from 'express';
 
 const LEVELS: Record<string, LogLevel[]> = {
   error: ['fatal', 'error'],
@@ -25,9 +27,26 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.disable('x-powered-by');
+  fastJson(app);
   app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE));
   setupDocs(app);
   app.enableShutdownHooks();
   await app.init();
   return app;
+}
+
+/**
+ * JSON bodies through `jsonBody` (a long list encoded object by object, several ms less on a
+ * page of 1,000 objects). Everything else about the response (status, HEAD, 204/304,
+ * Content-Length) is still express's `send`.
+ */
+function fastJson(app: NestExpressApplication): void {
+  const response = app.getHttpAdapter().getInstance().response as Response;
+  const json = response.json;
+  response.json = function (this: Response, body: unknown) {
+    const bytes = jsonBody(body);
+    if (!bytes) return json.call(this, body);
+    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json; charset=utf-8');
+    return this.send(bytes);
+  };
 }
