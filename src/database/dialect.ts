@@ -48,13 +48,30 @@ export interface Dialect {
   errorKind(err: unknown): 'unique' | 'foreign_key' | 'timeout' | 'regex' | 'invalid_value' | 'deadlock' | null;
 }
 
-function renderWith(fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string) {
+/**
+ * Renders a fragment with the dialect's quoting and placeholders. With `arrays`, a list of
+ * plain values is one array parameter (`= ANY($1)`): PostgreSQL parses and binds a thousand
+ * separate parameters in tens of milliseconds, one array in microseconds.
+ */
+function renderWith(fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string, arrays: boolean) {
   let text = '';
   const params: unknown[] = [];
   for (const n of fragment.nodes as SqlNode[]) {
     if (n.t === 'text') text += n.v;
     else if (n.t === 'ident') text += n.v.map(quote).join('.');
-    else {
+    else if (n.t === 'in') {
+      if (arrays) {
+        params.push(n.v);
+        text += ` = ANY(${placeholder(params.length)})`;
+      } else {
+        text += ' IN (';
+        n.v.forEach((v, i) => {
+          params.push(v);
+          text += (i ? ', ' : '') + placeholder(params.length);
+        });
+        text += ')';
+      }
+    } else {
       params.push(n.v);
       text += placeholder(params.length);
     }
@@ -78,7 +95,7 @@ const icu = (e: Sql | string): Sql => sql`(CAST(${e} AS text) COLLATE "und-x-icu
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
-  render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`),
+  render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`, true),
   // Text columns are COLLATE "C" (ordering identical to MariaDB's utf8mb4_bin), whose case
   // folding is ASCII only; case-insensitive forms fold through ICU's root locale instead, so
   // "École" matches "école" here as it does on MariaDB.
@@ -118,7 +135,7 @@ const MY_TYPES: Record<ColumnType, string> = {
 
 export const mysqlDialect: Dialect = {
   name: 'mysql',
-  render: (f) => renderWith(f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?'),
+  render: (f) => renderWith(f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?', false),
   // Text columns use a binary collation (case-sensitive like PostgreSQL), so the
   // case-insensitive forms lower both sides explicitly.
   ilike: (e, p) => sql`LOWER(${e}) LIKE LOWER(${p})`,

@@ -3,7 +3,12 @@
  * they are rendered for one dialect, so values always travel as bound parameters and
  * identifiers are quoted by the dialect, never spliced by hand.
  */
-export type SqlNode = { t: 'text'; v: string } | { t: 'param'; v: unknown } | { t: 'ident'; v: string[] };
+export type SqlNode =
+  | { t: 'text'; v: string }
+  | { t: 'param'; v: unknown }
+  | { t: 'ident'; v: string[] }
+  /** `IN (<values>)`, or whatever the dialect binds a list of plain values with (one array). */
+  | { t: 'in'; v: readonly (string | number)[] };
 
 export class Sql {
   constructor(readonly nodes: readonly SqlNode[]) {}
@@ -66,5 +71,6 @@ export const not = (p: Sql): Sql => sql`NOT (${p})`;
 /** `expr IN (v1, v2, ...)`; an empty list is false. */
 export function inList(expr: Sql, values: readonly unknown[]): Sql {
   if (!values.length) return FALSE;
+  if (values.every((v) => typeof v === 'string' || typeof v === 'number')) return new Sql([...expr.nodes, { t: 'in', v: values as (string | number)[] }]);
   return sql`${expr} IN (${join(values.map((v) => (v instanceof Sql ? v : param(v))))})`;
 }
