@@ -38,6 +38,12 @@ export interface Dialect {
   toDb(value: unknown, type: ColumnType): unknown;
   /** Text cast for string lookups on non-text expressions. */
   castText(expr: Sql): Sql;
+  /**
+   * Aggregate of a subquery's values as one comma-joined text, in an order; null where the
+   * database has no aggregate that is safe for any length (MySQL truncates GROUP_CONCAT at
+   * group_concat_max_len), so callers load such lists with their own statement instead.
+   */
+  listAgg(expr: Sql, order: Sql): Sql | null;
   /** Page deep offsets through a sub-select of ids (MySQL sorts whole rows otherwise). */
   readonly deferredPaging: boolean;
   /** Row locking clause to append to a SELECT (allocation, uniqueness races). */
@@ -113,6 +119,7 @@ export const postgresDialect: Dialect = {
   typedParam: (v, t) => sql`CAST(${v} AS ${raw(PG_TYPES[t])})`,
   toDb: (v, t) => (t === 'json' && v !== null && v !== undefined ? JSON.stringify(v) : v),
   castText: (e) => sql`CAST(${e} AS text)`,
+  listAgg: (e, order) => sql`string_agg(CAST(${e} AS text), ',' ORDER BY ${order})`,
   deferredPaging: false,
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
@@ -160,6 +167,7 @@ export const mysqlDialect: Dialect = {
     return v;
   },
   castText: (e) => sql`CAST(${e} AS CHAR)`,
+  listAgg: () => null,
   deferredPaging: true,
   forUpdate: ' FOR UPDATE',
   lockShared: ' LOCK IN SHARE MODE',

@@ -51,12 +51,25 @@ eachDatabase('statements per list page', (t) => {
     expect(past.previous).toContain('offset=99990');
   });
 
-  it('costs fewer statements with exclude_m2m=true', async () => {
+  it('lists many-to-many items in a page as in the object itself, in order, at any depth', async () => {
+    const extra = (await t().post('/api/extras/tags/', { name: 'access', content_types: ['dcim.location'] }).expect(201)).body;
+    const l0 = (await t().get('/api/dcim/locations/?name=L0').expect(200)).body.results[0];
+    await t().patch(`/api/dcim/locations/${l0.id}/`, { tags: [...l0.tags.map((x: any) => x.id), extra.id] }).expect(200);
+    for (const depth of [0, 1]) {
+      const listed = (await t().get(`/api/dcim/locations/?name=L0&name=L1&depth=${depth}`).expect(200)).body.results;
+      for (const item of listed) expect(item.tags).toEqual((await t().get(`/api/dcim/locations/${item.id}/?depth=${depth}`).expect(200)).body.tags);
+      expect(listed.find((x: any) => x.name === 'L0').tags.length).toBe(2);
+      if (depth) expect(listed.find((x: any) => x.name === 'L0').tags.map((x: any) => x.name)).toEqual(['access', 'core']);
+    }
+  });
+
+  it('costs no more statements with exclude_m2m=true, and leaves the lists out', async () => {
     const withM2m = await t().countStatements(() => t().get('/api/dcim/locations/?limit=100').expect(200));
     const without = await t().countStatements(async () => {
       const res = await t().get('/api/dcim/locations/?limit=100&exclude_m2m=true').expect(200);
       expect(res.body.results[0]).not.toHaveProperty('tags');
     });
-    expect(without).toBeLessThan(withM2m);
+    // Where the database aggregates in the page query (PostgreSQL) the lists cost no statement.
+    expect(without).toBeLessThanOrEqual(withM2m);
   });
 });

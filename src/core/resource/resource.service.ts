@@ -56,7 +56,7 @@ export class ResourceService {
     // One statement for the page, its count fields and the total: the total is an uncorrelated
     // subquery (evaluated once; its alias shadows the page's, so the same WHERE serves both).
     const total = sql`(SELECT COUNT(*) FROM ${ident(def.table)} t WHERE ${where}) AS ${ident(TOTAL_COLUMN)}`;
-    const extra = (alias: string) => representer.countColumns(def, alias).then((cols) => join([...cols, total]));
+    const extra = (alias: string) => representer.pageColumns(def, alias, opts).then((cols) => join([...cols, total]));
     // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
     // rows, instead of sorting whole rows of the table to skip most of them.
     const rows =

@@ -20,6 +20,8 @@ type Obj = Record<string, unknown>;
 
 /** Prefix of the page query's columns that carry count fields (Representer.countColumns). */
 export const COUNT_COLUMN = '__count_';
+/** Prefix of the page query's columns that list many-to-many ids (Representer.pageColumns). */
+export const M2M_COLUMN = '__m2m_';
 
 /** Everything loaded for one batch of rows of one model at one level. */
 interface Batch {
@@ -144,7 +146,10 @@ export class Representer {
     if (root) {
       for (const f of fields) {
         if ((f.kind === 'm2m' || f.kind === 'contentTypes') && !opts.excludeM2m && !f.writeOnly) {
-          jobs.push(this.loadMany(def, f, rows, depth, opts).then((m) => batch.many.set(f.name, m)));
+          // Linked ids listed by the page query itself (pageColumns), or else loaded here.
+          const key = M2M_COLUMN + f.name;
+          if (f.kind === 'm2m' && key in rows[0]) jobs.push(this.manyFromIds(f, rows, key, depth, opts).then((m) => batch.many.set(f.name, m)));
+          else jobs.push(this.loadMany(def, f, rows, depth, opts).then((m) => batch.many.set(f.name, m)));
         }
         if (f.kind === 'count') {
           // Counted by the page query itself (countColumns), or else here.
@@ -195,6 +200,16 @@ export class Representer {
     return out;
   }
 
+  /** Many-to-many items from the comma-joined ids the page query listed per row. */
+  private async manyFromIds(f: ManyToManyField, rows: Row[], key: string, depth: number, opts: ReadOptions) {
+    const target = f.target();
+    const lists = new Map<string, string[]>(rows.map((r) => [String(r.id), r[key] ? String(r[key]).split(',') : []]));
+    const nested = depth > 0 ? await this.nestedObjects(target, [...new Set([...lists.values()].flat())], depth - 1, opts) : null;
+    const out = new Map<string, unknown[]>();
+    for (const [id, list] of lists) out.set(id, list.map((dst) => nested?.get(dst) ?? ref(this.ctx, target, dst)));
+    return out;
+  }
+
   private async loadMany(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, rows: Row[], depth: number, opts: ReadOptions) {
     const out = new Map<string, unknown[]>();
     rows.forEach((r) => out.set(String(r.id), []));
@@ -221,11 +236,29 @@ export class Representer {
   }
 
   /**
-   * Select-list expressions that count a root page's count fields in the page query itself
-   * (one correlated subquery each, on the indexed foreign key), so a list costs no statement
-   * per count field. `alias` is the page query's alias for `def`'s table.
+   * Select-list expressions that compute a root page's count fields and (where the dialect can
+   * aggregate) its many-to-many id lists in the page query itself, one correlated subquery each
+   * on an indexed key, so a list costs no statement per such field. `alias` is the page
+   * query's alias for `def`'s table.
    */
-  async countColumns(def: ResourceDefinition, alias: string): Promise<Sql[]> {
+  async pageColumns(def: ResourceDefinition, alias: string, opts: ReadOptions): Promise<Sql[]> {
+    const out = await this.countColumns(def, alias);
+    if (opts.excludeM2m) return out;
+    for (const f of Object.values(def.fields)) {
+      if (f.kind !== 'm2m' || f.writeOnly || !this.readable(f)) continue;
+      const target = f.target();
+      const th = f.through;
+      const agg = this.exec.dialect.listAgg(ident('ml', th.target), target.fields.name ? ident('mx', 'name') : ident('mx', 'id'));
+      if (!agg) return out;
+      const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
+      out.push(
+        sql`(SELECT ${agg} FROM ${ident(th.table)} ml JOIN ${ident(target.table)} mx ON ${ident('mx', 'id')} = ${ident('ml', th.target)} WHERE ${ident('ml', th.source)} = ${ident(alias, 'id')}${disc}) AS ${ident(M2M_COLUMN + f.name)}`,
+      );
+    }
+    return out;
+  }
+
+  private async countColumns(def: ResourceDefinition, alias: string): Promise<Sql[]> {
     const out: Sql[] = [];
     for (const f of Object.values(def.fields)) {
       if (f.kind !== 'count' || !this.readable(f)) continue;
