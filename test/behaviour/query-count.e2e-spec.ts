@@ -36,8 +36,9 @@ eachDatabase('statements per list page', (t) => {
       const [one, fifty, many] = [await cost(1, depth), await cost(50, depth), await cost(500, depth)];
       expect(fifty).toBe(many);
       expect(one).toBeLessThanOrEqual(many);
-      // The page, its total and its count fields (prefixes, VLANs) are one statement.
-      expect(many).toBeLessThanOrEqual([4, 9, 12][depth]);
+      // The page and its count fields (prefixes, VLANs; on PostgreSQL its tags too) are one statement.
+      // (count, page, tags on MySQL/MariaDB, ancestry, nested loads)
+      expect(many).toBeLessThanOrEqual([4, 9, 12][depth] + (t().kind === 'mysql' ? 1 : 0));
     });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Executor, Row } from '../../database/db';
-import { and, ident, inList, join, raw, sql } from '../../database/sql';
+import { and, ident, inList, join, raw, Sql, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
 import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
@@ -14,7 +14,6 @@ import { ReadOptions, Representer } from './serialize/representer';
 import { ResourceWriter } from './resource-writer';
 
 const DEFERRED_PAGING_OFFSET = 1000;
-const TOTAL_COLUMN = '__total';
 
 export interface ListResult {
   count: number;
@@ -53,25 +52,29 @@ export class ResourceService {
     const where = await this.where(ctx, exec, def, q);
     const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
-    // One statement for the page, its count fields and the total: the total is an uncorrelated
-    // subquery (evaluated once; its alias shadows the page's, so the same WHERE serves both).
-    const total = sql`(SELECT COUNT(*) FROM ${ident(def.table)} t WHERE ${where}) AS ${ident(TOTAL_COLUMN)}`;
-    const extra = (alias: string) => representer.pageColumns(def, alias, opts).then((cols) => join([...cols, total]));
-    // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
-    // rows, instead of sorting whole rows of the table to skip most of them.
-    const rows =
-      exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET
-        ? await exec.query(
-            sql`SELECT o.*, ${await extra('o')} FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) p ON p.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`,
-          )
-        : await exec.query(sql`SELECT t.*, ${await extra('t')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`);
-    // A page past the end has no row to carry the total.
-    const count = rows.length
-      ? Number(rows[0][TOTAL_COLUMN])
-      : offset > 0
-        ? Number((await exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`))[0].n)
-        : 0;
+    // The total runs alongside the page and its related loads, on another connection (over a
+    // large table it takes as long as the page; only the envelope needs it).
+    const counting = exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`);
+    counting.catch(() => undefined);
+    // The page's count fields and many-to-many ids (Representer.pageColumns) come with it.
+    const extra = (cols: Sql[]) => (cols.length ? sql`, ${join(cols)}` : sql``);
+    let rows: Row[];
+    if (exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET) {
+      // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
+      // rows, instead of sorting whole rows of the table to skip most of them.
+      const cols = await representer.pageColumns(def, 'o', opts);
+      rows = await exec.query(
+        sql`SELECT o.*${extra(cols)} FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) p ON p.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`,
+      );
+    } else {
+      const cols = await representer.pageColumns(def, 'p', opts);
+      const select = sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
+      // Extra columns are computed over the page only: in the page's own select list
+      // PostgreSQL would compute them for every row an OFFSET skips, too.
+      rows = await exec.query(cols.length ? sql`SELECT p.*${extra(cols)} FROM (${select}) p ORDER BY ${orderBy(def, q, 'p')}` : select);
+    }
     const results = await representer.represent(def, rows, opts);
+    const count = Number((await counting)[0].n);
     const base = ctx.url(path);
     let next: string | null = null;
     let previous: string | null = null;
