@@ -1,4 +1,5 @@
 import { mysqlDialect, postgresDialect } from '../../../database/dialect';
+import { ident, inList } from '../../../database/sql';
 import type { Executor } from '../../../database/db';
 import { RequestContext } from '../../context';
 import { defineResource } from '../definition';
@@ -47,7 +48,11 @@ describe.each([
   ['postgres', postgresDialect],
   ['mysql', mysqlDialect],
 ])('filter compiler on %s', (_name, dialect) => {
-  const compile = async (key: string, ...values: string[]) => dialect.render(await compilerFor(dialect).fromQuery(thing, new Map([[key, values]]), 't'));
+  // Bound values, with a list bound as one array (PostgreSQL's `= ANY($1)`) spread out.
+  const compile = async (key: string, ...values: string[]) => {
+    const { text, params } = dialect.render(await compilerFor(dialect).fromQuery(thing, new Map([[key, values]]), 't'));
+    return { text, params: params.flat() };
+  };
 
   it.each(['', '__n', '__ic', '__nic', '__isw', '__nisw', '__iew', '__niew', '__ie', '__nie'])('binds string lookup name%s as a parameter', async (lookup) => {
     const { text, params } = await compile(`name${lookup}`, INJECTION);
@@ -102,7 +107,20 @@ describe.each([
     const c = compilerFor(dialect);
     const { text, params } = dialect.render(await c.fromConstraint(thing, { name__istartswith: 'ams', size__in: [1, 2], pk: '6f3c2e1a-0000-4000-8000-000000000001' }, 't'));
     expect(text).toMatch(/LIKE/);
-    expect(params).toEqual(expect.arrayContaining(['ams%', 1, 2]));
+    expect(params.flat()).toEqual(expect.arrayContaining(['ams%', 1, 2]));
     await expect(c.fromConstraint(thing, { nope: 1 }, 't')).rejects.toBeInstanceOf(ValueError);
+  });
+});
+
+describe('lists of values', () => {
+  const list = inList(ident('t', 'id'), ['a', 'b', 'c']);
+  it('bind as one array on PostgreSQL and as IN (...) on MySQL', () => {
+    expect(postgresDialect.render(list)).toEqual({ text: '"t"."id" = ANY($1)', params: [['a', 'b', 'c']] });
+    expect(mysqlDialect.render(list)).toEqual({ text: '`t`.`id` IN (?, ?, ?)', params: ['a', 'b', 'c'] });
+  });
+  it('of other values (buffers, expressions) stay IN (...) everywhere', () => {
+    const bytes = inList(ident('host'), [Buffer.from([10, 0, 0, 1])]);
+    expect(postgresDialect.render(bytes).text).toBe('"host" IN ($1)');
+    expect(postgresDialect.render(inList(ident('x'), []))).toEqual({ text: '1=0', params: [] });
   });
 });
