@@ -31,3 +31,8 @@ export function negotiateFormat(accept: string | undefined, format: unknown, htm
   if (!ranges.length) return 'json';
   throw new NotAcceptableError();
 }
+
+/** Whether a request asks for CSV (`?format=csv` or `Accept: text/csv`); 406 for a format no one serves. */
+export function wantsCsv(req: { headers: { accept?: string }; query?: Record<string, unknown> }): boolean {
+  return negotiateFormat(req.headers.accept, req.query?.format, false) === 'csv';
+}

@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req } from '@nestjs/common';
 import { RequirePermission } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
-import { negotiateFormat } from '../http/negotiation';
+import { wantsCsv } from '../http/negotiation';
 import { CsvService } from './csv/csv.service';
 import { NkRequest, parseBody } from '../http/request';
 import { objectType, ResourceDefinition } from './definition';
@@ -43,7 +43,7 @@ export class NotesController {
     const q = toQuery(req.query);
     q.set('assigned_object_type', [objectType(def)]);
     q.set('assigned_object_id', [String(obj.id)]);
-    if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') return this.csv.exportList(ctx, notes, q);
+    if (wantsCsv(req)) return this.csv.exportList(ctx, notes, q);
     return this.service.list(ctx, notes, q, req.path);
   }
 

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Header, Inject, Options, Patch, Post, Put, Req
 import { ResourceRoute } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
-import { negotiateFormat } from '../http/negotiation';
+import { wantsCsv } from '../http/negotiation';
 import { isCsvBody, NkRequest, parseBody } from '../http/request';
 import { ResourceDefinition } from './definition';
 import { MethodNotAllowedError } from './errors';
@@ -42,7 +42,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async list(@Req() req: NkRequest) {
       const ctx = this.contexts.create(req);
       const q = toQuery(req.query);
-      if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') return this.csv.exportList(ctx, def, q);
+      if (wantsCsv(req)) return this.csv.exportList(ctx, def, q);
       return this.service.list(ctx, def, q, req.path);
     }
 
@@ -105,7 +105,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async retrieve(@Req() req: NkRequest) {
       const ctx = this.contexts.create(req);
       const q = toQuery(req.query);
-      if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') return this.csv.exportDetail(ctx, def, String(req.params.id), q);
+      if (wantsCsv(req)) return this.csv.exportDetail(ctx, def, String(req.params.id), q);
       return this.service.retrieve(ctx, def, String(req.params.id), q);
     }
 

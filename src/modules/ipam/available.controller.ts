@@ -3,7 +3,7 @@ import { ResourceRoute } from '../../core/auth/decorators';
 import type { RequestContext } from '../../core/context';
 import { ApiResponse } from '../../core/http/api-response';
 import { ContextFactory } from '../../core/http/context.factory';
-import { negotiateFormat } from '../../core/http/negotiation';
+import { wantsCsv } from '../../core/http/negotiation';
 import { CsvService } from '../../core/resource/csv/csv.service';
 import { NkRequest, parseBody } from '../../core/http/request';
 import { FieldErrors, ValidationError } from '../../core/resource/errors';
@@ -22,8 +22,6 @@ const ALLOW = 'GET, POST, HEAD, OPTIONS';
 const AVAILABLE_IPS_CAP = 1000;
 
 type Obj = Record<string, unknown>;
-
-const wantsCsv = (req: NkRequest) => negotiateFormat(req.headers.accept, req.query.format, false) === 'csv';
 
 /** A POST body: one object or a list of objects; returns the list and whether it was a list. */
 function items(body: unknown): { list: Obj[]; many: boolean } {

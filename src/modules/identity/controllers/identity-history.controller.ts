@@ -2,7 +2,7 @@ import { Controller, Get, Header, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ResourceRoute } from '../../../core/auth/decorators';
 import { ContextFactory } from '../../../core/http/context.factory';
-import { negotiateFormat } from '../../../core/http/negotiation';
+import { wantsCsv } from '../../../core/http/negotiation';
 import { CsvService } from '../../../core/resource/csv/csv.service';
 import type { NkRequest } from '../../../core/http/request';
 import { toQuery } from '../../../core/resource/query/params';
@@ -29,7 +29,7 @@ export class IdentityHistoryController {
   async list(@Req() req: NkRequest) {
     const ctx = this.contexts.create(req);
     const identity = await this.resources.findOne(ctx, ctx.db, externalIdentityResource, String(req.params.id), 'view');
-    if (negotiateFormat(req.headers.accept, req.query.format, false) === 'csv') {
+    if (wantsCsv(req)) {
       const all = await this.history.list(ctx, String(identity.id), toQuery(req.query), req.path, true);
       return this.csv.plain('externalidentityhistory', ['id', 'time', 'action', 'user', 'user_name', 'changes'], all.results as Record<string, unknown>[]);
     }
