@@ -119,6 +119,7 @@ eachDatabase('IPAM rules', (t) => {
     const scoped = (await t().get(`/api/dcim/locations/?id=${siteA.id}&id=${region.id}`, reader).expect(200)).body;
     expect(scoped.count).toBe(2);
     expect(Object.fromEntries(scoped.results.map((l: Obj) => [l.id, l.prefix_count]))).toEqual({ [siteA.id]: 1, [region.id]: 0 });
+    expect((await t().get(`/api/dcim/locations/${siteA.id}/`, reader).expect(200)).body.prefix_count).toBe(1);
     expect((await t().get(`/api/ipam/vlans/?location=${region.id}`).expect(200)).body.count).toBe(0);
   });
 

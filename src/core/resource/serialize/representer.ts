@@ -1,9 +1,9 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, Sql, sql } from '../../../database/sql';
+import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { customFieldsFor } from '../custom-fields';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
-import type { ContentTypesField, CountField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
+import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
 import { scopeCondition } from '../query/scope';
 import { Ancestry, loadAncestry } from '../query/tree';
 import { readScalar, slugify } from './values';
@@ -18,7 +18,7 @@ export interface ReadOptions {
 
 type Obj = Record<string, unknown>;
 
-/** Prefix of the page query's columns that carry count fields (Representer.countColumns). */
+/** Prefix of the columns that carry count fields (Representer.countColumns). */
 export const COUNT_COLUMN = '__count_';
 /** Prefix of the page query's columns that list many-to-many ids (Representer.pageColumns). */
 export const M2M_COLUMN = '__m2m_';
@@ -151,12 +151,19 @@ export class Representer {
           if (f.kind === 'm2m' && key in rows[0]) jobs.push(this.manyFromIds(f, rows, key, depth, opts).then((m) => batch.many.set(f.name, m)));
           else jobs.push(this.loadMany(def, f, rows, depth, opts).then((m) => batch.many.set(f.name, m)));
         }
-        if (f.kind === 'count') {
-          // Counted by the page query itself (countColumns), or else here.
-          const key = COUNT_COLUMN + f.name;
-          if (key in rows[0]) batch.counts.set(f.name, new Map(rows.map((r) => [String(r.id), Number(r[key])])));
-          else jobs.push(this.loadCount(f, rows).then((m) => batch.counts.set(f.name, m)));
-        }
+      }
+      // Count fields: counted by the page query itself (pageColumns), or else here, all of
+      // them in one statement through the same subqueries.
+      const counted = fields.filter((f) => f.kind === 'count');
+      if (counted.length) {
+        const source = counted.some((f) => COUNT_COLUMN + f.name in rows[0]) ? Promise.resolve(rows) : this.countRows(def, rows);
+        jobs.push(
+          source.then((list) => {
+            const byId = new Map(list.map((r) => [String(r.id), r]));
+            // A counted model that is not part of this installation has no column: zero.
+            for (const f of counted) batch.counts.set(f.name, new Map(rows.map((r) => [String(r.id), Number(byId.get(String(r.id))?.[COUNT_COLUMN + f.name] ?? 0)])));
+          }),
+        );
       }
     }
     await Promise.all(jobs);
@@ -279,27 +286,11 @@ export class Representer {
     return out;
   }
 
-  private async loadCount(f: CountField, rows: Row[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const counted = this.ctx.registry.get(f.model);
-    if (!counted) return out; // the counted model is not part of this installation: zero
-    const via = counted.fields[f.via];
-    const scope = await scopeCondition(this.ctx, this.exec, counted, 'view', 'c');
-    const ids = rows.map((r) => r.id);
-    let list: Row[] = [];
-    if (via?.kind === 'fk') {
-      list = await this.exec.query(
-        sql`SELECT ${ident('c', via.column)} AS k, COUNT(*) AS n FROM ${ident(counted.table)} c WHERE ${and([inList(ident('c', via.column), ids), scope])} GROUP BY ${ident('c', via.column)}`,
-      );
-    } else if (via?.kind === 'm2m') {
-      const th = via.through;
-      list = await this.exec.query(
-        sql`SELECT ${ident('l', th.target)} AS k, COUNT(*) AS n FROM ${ident(th.table)} l JOIN ${ident(counted.table)} c ON ${ident('c', 'id')} = ${ident('l', th.source)}
-            WHERE ${and([inList(ident('l', th.target), ids), scope])} GROUP BY ${ident('l', th.target)}`,
-      );
-    }
-    list.forEach((r) => out.set(String(r.k), Number(r.n)));
-    return out;
+  /** The count fields of rows read without them (a detail, a write's response). */
+  private async countRows(def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
+    const cols = await this.countColumns(def, 'p');
+    if (!cols.length) return [];
+    return this.exec.query(sql`SELECT p.${ident('id')}, ${join(cols)} FROM ${ident(def.table)} p WHERE ${inList(ident('p', 'id'), rows.map((r) => r.id))}`);
   }
 
   private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
