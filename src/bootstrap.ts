@@ -5,7 +5,7 @@ import { AppModule, AppOptions } from './app.module';
 import { pipelineMiddleware } from './core/http/pipeline.middleware';
 import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
-import { jsonBody } from './core/http/json-body';
+import { jsonChunks } from './core/http/json-body';
 import type { Response } from 'express';
 
 const LEVELS: Record<string, LogLevel[]> = {
@@ -36,17 +36,25 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
 }
 
 /**
- * JSON bodies through `jsonBody` (a long list encoded object by object, several ms less on a
- * page of 1,000 objects). Everything else about the response (status, HEAD, 204/304,
- * Content-Length) is still express's `send`.
+ * JSON bodies through `jsonChunks` (a long list encoded object by object into small buffers,
+ * several ms less on a page of 1,000 objects), written as those chunks with their total length.
+ * A body of one chunk, and the cases where express's `send` has more to do than write (HEAD,
+ * 204/304), still go through `send`.
  */
 function fastJson(app: NestExpressApplication): void {
   const response = app.getHttpAdapter().getInstance().response as Response;
   const json = response.json;
   response.json = function (this: Response, body: unknown) {
-    const bytes = jsonBody(body);
-    if (!bytes) return json.call(this, body);
+    const chunks = jsonChunks(body);
+    if (!chunks) return json.call(this, body);
     if (!this.get('Content-Type')) this.set('Content-Type', 'application/json; charset=utf-8');
-    return this.send(bytes);
+    if (chunks.length === 1 || this.req.method === 'HEAD' || this.statusCode === 204 || this.statusCode === 304) {
+      return this.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    }
+    this.set('Content-Length', String(chunks.reduce((n, c) => n + c.length, 0)));
+    this.cork();
+    for (const c of chunks) this.write(c);
+    this.end(); // end() uncorks
+    return this;
   };
 }

@@ -1,4 +1,4 @@
-import { eachDatabase } from '../../src/core/testing/harness';
+import { ADMIN_TOKEN, eachDatabase } from '../../src/core/testing/harness';
 
 /**
  * A list page costs a bounded number of SQL statements whatever its size and depth: one
@@ -41,6 +41,17 @@ eachDatabase('statements per list page', (t) => {
       expect(many).toBeLessThanOrEqual([4, 9, 12][depth] + (t().kind === 'mysql' ? 1 : 0));
     });
   }
+
+  it('sends a long page whole, with its byte length, and the same length to HEAD', async () => {
+    const res = await t().get('/api/dcim/locations/?limit=500&depth=1').expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(Buffer.byteLength(res.text)).toBeGreaterThan(300_000); // several of the body's chunks
+    expect(res.body.results).toHaveLength(500);
+    const head = await t().http.head('/api/dcim/locations/?limit=500&depth=1').set('Authorization', `Token ${ADMIN_TOKEN}`).expect(200);
+    expect(head.headers['content-length']).toBe(res.headers['content-length']);
+    expect(head.text ?? '').toBe('');
+  });
 
   it('gives the total with the page, and on a page past the end too', async () => {
     const all = (await t().get('/api/dcim/locations/?limit=1').expect(200)).body;
