@@ -5,6 +5,7 @@ import { applyDialectColumns } from './dialect-column';
 import { PGlitePool } from './pglite/pglite-pool';
 import { lockDataDir } from './pglite/data-dir-lock';
 import { SnakeNamingStrategy } from './naming.strategy';
+import { PreparedStatements } from './prepared';
 
 /**
  * mysql2 with a statement time limit on every pooled connection: MariaDB's max_statement_time
@@ -51,6 +52,8 @@ export interface OpenDatabase {
   pglite?: PGlite;
   /** The statement time limit every pooled session carries (0 = none). */
   statementTimeoutMs: number;
+  /** On a PostgreSQL server, statements run as prepared statements (PreparedStatements). */
+  prepared?: PreparedStatements;
   close(): Promise<void>;
 }
 
@@ -154,6 +157,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     dialect,
     pglite,
     statementTimeoutMs: target.statementTimeoutMs ?? 0,
+    prepared: target.kind === 'postgres' ? new PreparedStatements() : undefined,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await pglite?.close();

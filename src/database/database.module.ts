@@ -52,7 +52,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
         { provide: DataSource, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => o.dataSource },
-        { provide: Db, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => new Db(o.dataSource, o.dialect) },
+        { provide: Db, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => new Db(o.dataSource, o.dialect, o.prepared) },
       ],
       exports: [Db, DataSource],
     };

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { Dialect } from './dialect';
+import type { PreparedStatements } from './prepared';
 import { Sql } from './sql';
 
 export type Row = Record<string, any>;
@@ -40,6 +41,8 @@ export class Db implements Executor {
   constructor(
     readonly dataSource: DataSource,
     readonly dialect: Dialect,
+    /** On a PostgreSQL server: statements run prepared, per connection. */
+    readonly prepared?: PreparedStatements,
   ) {}
 
   async query<T = Row>(fragment: Sql): Promise<T[]> {
@@ -138,6 +141,7 @@ class Tx implements Executor {
 async function run(db: Db, qr: QueryRunner, fragment: Sql): Promise<{ records: Row[]; affected?: number }> {
   const { text, params } = db.dialect.render(fragment);
   db.statements++;
+  if (db.prepared) return db.prepared.run(qr, text, params);
   const res = await qr.query(text, params, true);
   return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
 }
