@@ -10,7 +10,7 @@ import { scopeCondition } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
-import { ReadOptions, Representer } from './serialize/representer';
+import { PAGE_CTE, ReadOptions, Representer, withPage } from './serialize/representer';
 import { ResourceWriter } from './resource-writer';
 
 const DEFERRED_PAGING_OFFSET = 1000;
@@ -56,23 +56,20 @@ export class ResourceService {
     // large table it takes as long as the page; only the envelope needs it).
     const counting = exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`);
     counting.catch(() => undefined);
-    // The page's count fields and many-to-many ids (Representer.pageColumns) come with it.
-    const extra = (cols: Sql[]) => (cols.length ? sql`, ${join(cols)}` : sql``);
-    let rows: Row[];
+    // The page's count fields and many-to-many ids (Representer.pageExtras) come with it,
+    // computed over the page's rows only.
+    const { columns, joins } = await representer.pageExtras(def, opts);
+    let select: Sql;
     if (exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET) {
       // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
       // rows, instead of sorting whole rows of the table to skip most of them.
-      const cols = await representer.pageColumns(def, 'o', opts);
-      rows = await exec.query(
-        sql`SELECT o.*${extra(cols)} FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) p ON p.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`,
-      );
+      select = sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`;
     } else {
-      const cols = await representer.pageColumns(def, 'p', opts);
-      const select = sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
-      // Extra columns are computed over the page only: in the page's own select list
-      // PostgreSQL would compute them for every row an OFFSET skips, too.
-      rows = await exec.query(cols.length ? sql`SELECT p.*${extra(cols)} FROM (${select}) p ORDER BY ${orderBy(def, q, 'p')}` : select);
+      select = sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
     }
+    const rows = await exec.query(
+      columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${orderBy(def, q, PAGE_CTE)}`) : select,
+    );
     const results = await representer.represent(def, rows, opts);
     const count = Number((await counting)[0].n);
     const base = ctx.url(path);
