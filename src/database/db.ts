@@ -41,7 +41,7 @@ export class Db implements Executor {
   constructor(
     readonly dataSource: DataSource,
     readonly dialect: Dialect,
-    /** On a PostgreSQL server: statements run prepared, per connection. */
+    /** On a PostgreSQL server: statements outside a transaction run prepared, per connection. */
     readonly prepared?: PreparedStatements,
   ) {}
 
@@ -50,7 +50,7 @@ export class Db implements Executor {
     if (tx) return tx.query<T>(fragment);
     const qr = this.dataSource.createQueryRunner();
     try {
-      return (await run(this, qr, fragment)).records as T[];
+      return (await run(this, qr, fragment, true)).records as T[];
     } finally {
       await qr.release();
     }
@@ -61,7 +61,7 @@ export class Db implements Executor {
     if (tx) return tx.execute(fragment);
     const qr = this.dataSource.createQueryRunner();
     try {
-      return (await run(this, qr, fragment)).affected ?? 0;
+      return (await run(this, qr, fragment, true)).affected ?? 0;
     } finally {
       await qr.release();
     }
@@ -128,20 +128,27 @@ class Tx implements Executor {
     return next;
   }
   async query<T = Row>(fragment: Sql): Promise<T[]> {
-    return this.serial(async () => (await run(this.db, this.qr, fragment)).records as T[]);
+    return this.serial(async () => (await run(this.db, this.qr, fragment, false)).records as T[]);
   }
   async execute(fragment: Sql): Promise<number> {
-    return this.serial(async () => (await run(this.db, this.qr, fragment)).affected ?? 0);
+    return this.serial(async () => (await run(this.db, this.qr, fragment, false)).affected ?? 0);
   }
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return fn(this);
   }
 }
 
-async function run(db: Db, qr: QueryRunner, fragment: Sql): Promise<{ records: Row[]; affected?: number }> {
+/**
+ * Runs one statement. `prepare`: outside a transaction, on a PostgreSQL server, as a prepared
+ * statement. Inside a transaction statements are planned each time: a bulk write checks its
+ * rows against tables it is growing, and a plan cached while a table was small (PostgreSQL plans
+ * a prepared statement again only when the table's statistics change) would scan the whole
+ * table once it has grown.
+ */
+async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean): Promise<{ records: Row[]; affected?: number }> {
   const { text, params } = db.dialect.render(fragment);
   db.statements++;
-  if (db.prepared) return db.prepared.run(qr, text, params);
+  if (prepare && db.prepared) return db.prepared.run(qr, text, params);
   const res = await qr.query(text, params, true);
   return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
 }
