@@ -10,6 +10,7 @@ describe('settings', () => {
       PAGINATE_COUNT: 50,
       MAX_PAGE_SIZE: 1000,
       STRICT_FILTERING: true,
+      PREPARED_STATEMENTS: true,
       EXEMPT_VIEW_PERMISSIONS: [],
       LOG_LEVEL: 'info',
     });
@@ -17,8 +18,8 @@ describe('settings', () => {
   });
 
   it('parses values from the environment', () => {
-    const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db' });
-    expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0 });
+    const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db', PREPARED_STATEMENTS: 'false' });
+    expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0, PREPARED_STATEMENTS: false });
   });
 
   it.each([
@@ -27,6 +28,7 @@ describe('settings', () => {
     ['PAGINATE_COUNT', '0'],
     ['MAX_PAGE_SIZE', '-1'],
     ['STRICT_FILTERING', 'maybe'],
+    ['PREPARED_STATEMENTS', 'sometimes'],
     ['DATABASE_URL', 'oracle://x'],
     ['EXEMPT_VIEW_PERMISSIONS', 'dcim'],
     ['SUPERUSER_API_TOKEN', 'not-hex'],

@@ -103,6 +103,13 @@ export class Settings {
   /** Upper bound, in milliseconds, on any single SQL statement a request runs (0 = none). */
   @Transform(toInt) @IsInt() @Min(0)
   STATEMENT_TIMEOUT_MS = 30000;
+
+  /**
+   * On a PostgreSQL server, run reads as prepared statements (planned once per connection).
+   * Off for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  @Transform(toBool) @IsBoolean()
+  PREPARED_STATEMENTS = true;
 }
 
 export class SettingsError extends Error {}

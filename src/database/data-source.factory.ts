@@ -43,6 +43,8 @@ export interface DatabaseTarget {
   loadDataDir?: Blob;
   /** Upper bound on one statement, in ms (0 = none). */
   statementTimeoutMs?: number;
+  /** PostgreSQL server: run reads as prepared statements (default true). */
+  preparedStatements?: boolean;
 }
 
 export interface OpenDatabase {
@@ -157,7 +159,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     dialect,
     pglite,
     statementTimeoutMs: target.statementTimeoutMs ?? 0,
-    prepared: target.kind === 'postgres' ? new PreparedStatements() : undefined,
+    prepared: target.kind === 'postgres' && target.preparedStatements !== false ? new PreparedStatements() : undefined,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await pglite?.close();

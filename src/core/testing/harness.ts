@@ -64,7 +64,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
   } else {
     const fresh = await freshDatabase(kind);
-    target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS };
+    target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
     drop = fresh.drop;
   }
   const app = await createApp({ settings, database: target, clock: opts.clock }, 'error');
