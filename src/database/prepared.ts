@@ -28,8 +28,8 @@ export class PreparedStatements {
   private readonly used = new WeakMap<PgClient, Map<string, true>>();
 
   constructor(
-    private readonly perConnection = 200,
-    private readonly maxNames = 5000,
+    private readonly perConnection = 100,
+    private readonly maxNames = 2000,
   ) {}
 
   async run(qr: QueryRunner, text: string, values: unknown[]): Promise<{ records: Record<string, unknown>[]; affected?: number }> {
