@@ -18,7 +18,7 @@ export interface ReadOptions {
 
 type Obj = Record<string, unknown>;
 
-/** Prefix of the columns that carry count fields (Representer.countColumns). */
+/** Prefix of the columns that carry count fields (Representer.pageExtras). */
 export const COUNT_COLUMN = '__count_';
 /** Prefix of the page query's columns that list many-to-many ids (Representer.pageExtras). */
 export const M2M_COLUMN = '__m2m_';
@@ -38,6 +38,9 @@ export interface PageExtras {
 export function withPage(rows: Sql, select: Sql, joins: Sql[], order: Sql): Sql {
   return sql`WITH ${ident(PAGE_CTE)} AS (${rows}) ${select} FROM ${ident(PAGE_CTE)}${joins.length ? sql` ${join(joins, ' ')}` : sql``}${order}`;
 }
+
+/** The ids of the page's rows, for the extras' grouped subqueries. */
+const PAGE_IDS = sql`(SELECT ${ident('id')} FROM ${ident(PAGE_CTE)})`;
 
 /** Everything loaded for one batch of rows of one model at one level. */
 interface Batch {
@@ -169,7 +172,7 @@ export class Representer {
         }
       }
       // Count fields: counted by the page query itself (pageExtras), or else here, all of
-      // them in one statement through the same subqueries.
+      // them in one statement through the same joins.
       const counted = fields.filter((f) => f.kind === 'count');
       if (counted.length) {
         const source = counted.some((f) => COUNT_COLUMN + f.name in rows[0]) ? Promise.resolve(rows) : this.countRows(def, rows);
@@ -268,7 +271,6 @@ export class Representer {
   async pageExtras(def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
     const out = await this.countExtras(def);
     if (opts.excludeM2m) return out;
-    const page = sql`(SELECT ${ident('id')} FROM ${ident(PAGE_CTE)})`;
     for (const f of Object.values(def.fields)) {
       if (f.kind !== 'm2m' || f.writeOnly || !this.readable(f)) continue;
       const target = f.target();
@@ -278,7 +280,7 @@ export class Representer {
       const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
       const j = `m${out.joins.length}`;
       out.joins.push(
-        sql`LEFT JOIN (SELECT ${ident('ml', th.source)} AS k, ${agg} AS v FROM ${ident(th.table)} ml JOIN ${ident(target.table)} mx ON ${ident('mx', 'id')} = ${ident('ml', th.target)} WHERE ${ident('ml', th.source)} IN ${page}${disc} GROUP BY ${ident('ml', th.source)}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
+        sql`LEFT JOIN (SELECT ${ident('ml', th.source)} AS k, ${agg} AS v FROM ${ident(th.table)} ml JOIN ${ident(target.table)} mx ON ${ident('mx', 'id')} = ${ident('ml', th.target)} WHERE ${ident('ml', th.source)} IN ${PAGE_IDS}${disc} GROUP BY ${ident('ml', th.source)}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
       );
       out.columns.push(sql`${ident(j, 'v')} AS ${ident(M2M_COLUMN + f.name)}`);
     }
@@ -287,7 +289,6 @@ export class Representer {
 
   private async countExtras(def: ResourceDefinition): Promise<PageExtras> {
     const out: PageExtras = { columns: [], joins: [] };
-    const page = sql`(SELECT ${ident('id')} FROM ${ident(PAGE_CTE)})`;
     for (const f of Object.values(def.fields)) {
       if (f.kind !== 'count' || !this.readable(f)) continue;
       const counted = this.ctx.registry.get(f.model);
@@ -306,7 +307,7 @@ export class Representer {
       } else continue;
       const j = `c${out.joins.length}`;
       out.joins.push(
-        sql`LEFT JOIN (SELECT ${key} AS k, COUNT(*) AS n FROM ${from} WHERE ${and([sql`${key} IN ${page}`, scope])} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
+        sql`LEFT JOIN (SELECT ${key} AS k, COUNT(*) AS n FROM ${from} WHERE ${and([sql`${key} IN ${PAGE_IDS}`, scope])} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
       );
       out.columns.push(sql`COALESCE(${ident(j, 'n')}, 0) AS ${ident(COUNT_COLUMN + f.name)}`);
     }
