@@ -84,7 +84,11 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
   const out = new Map<string, Map<string, string>>(rows.map((r) => [String(r.id), new Map()]));
   const nat = columns.filter((c): c is Extract<Column, { kind: 'natural' | 'generic' }> => c.kind === 'natural' || c.kind === 'generic');
   const byField = new Map<string, typeof nat>();
-  nat.forEach((c) => byField.set(c.field, [...(byField.get(c.field) ?? []), c]));
+  for (const c of nat) {
+    const list = byField.get(c.field);
+    if (list) list.push(c);
+    else byField.set(c.field, [c]);
+  }
   for (const [fieldName, cols] of byField) {
     const f = def.fields[fieldName];
     if (f.kind === 'fk') {
@@ -95,7 +99,9 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
       const byType = new Map<string, Row[]>();
       for (const r of rows) {
         const type = r[(f as GenericForeignKeyField).typeColumn];
-        if (type) byType.set(String(type), [...(byType.get(String(type)) ?? []), r]);
+        const list = type ? byType.get(String(type)) : undefined;
+        if (list) list.push(r);
+        else if (type) byType.set(String(type), [r]);
         else for (const c of cols) out.get(String(r.id))!.set(c.header, NO_OBJECT);
       }
       for (const [type, typed] of byType) {
