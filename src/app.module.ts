@@ -1,11 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { databaseKind, Settings } from './config/settings';
 import { Clock, SettingsModule } from './config/settings.module';
 import { AuthGuard } from './core/auth/auth.guard';
 import { CoreModule } from './core/core.module';
 import { ApiExceptionFilter } from './core/http/exception.filter';
-import { ResponseInterceptor } from './core/http/response.interceptor';
 import { RegistryModule } from './core/resource/registry.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseTarget } from './database/data-source.factory';
@@ -54,7 +53,6 @@ export class AppModule {
       // The global enhancers, registered once (DESIGN.md).
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
     };

@@ -6,6 +6,9 @@ import { pipelineMiddleware } from './core/http/pipeline.middleware';
 import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
+import { installReply } from './core/http/reply';
+import { SETTINGS } from './config/settings.module';
+import { Db } from './database/db';
 import type { Response } from 'express';
 
 const LEVELS: Record<string, LogLevel[]> = {
@@ -28,6 +31,7 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.set('etag', false);
   app.disable('x-powered-by');
   fastJson(app);
+  installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db));
   app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE));
   setupDocs(app);
   app.enableShutdownHooks();

@@ -5,7 +5,7 @@ import { postgresDialect, mysqlDialect } from '../../database/dialect';
 import { QueryFailedError } from 'typeorm';
 import { apiPage, HTML_CSP } from './html';
 import { baseUrl, NkRequest } from './request';
-import { wantsHtml } from './response.interceptor';
+import { wantsHtml } from './reply';
 import {
   BadRequestError,
   ConflictError,
