@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN, eachDatabase } from '../../src/core/testing/harness';
+import { LIST_COUNTING } from '../../src/core/resource/resource.service';
 
 /**
  * A list page costs a bounded number of SQL statements whatever its size and depth: one
@@ -20,6 +21,8 @@ eachDatabase('statements per list page', (t) => {
       tags: i % 3 ? [] : [tag.id],
     }));
     await t().post('/api/dcim/locations/', rows).expect(201);
+    // The list's total is known small from here on: counted inside the page statement.
+    await t().get('/api/dcim/locations/?limit=1').expect(200);
   });
 
   const cost = async (limit: number, depth: number) => {
@@ -61,6 +64,25 @@ eachDatabase('statements per list page', (t) => {
     const past = (await t().get('/api/dcim/locations/?limit=10&offset=100000').expect(200)).body;
     expect([past.count, past.results, past.next]).toEqual([500, [], null]);
     expect(past.previous).toContain('offset=99990');
+  });
+
+  it('counts a total inside the page statement once the same count was small, alongside it once large', async () => {
+    const path = '/api/dcim/locations/?limit=5&offset=5&status=Active';
+    const bodies: any[] = [];
+    const cost = () => t().countStatements(async () => bodies.push((await t().get(path).expect(200)).body));
+    const first = await cost(); // a new count statement: counted on its own
+    const second = await cost(); // its total (500) was small: inside the page statement
+    expect(second).toBe(first - 1);
+    const saved = LIST_COUNTING.inlineMax;
+    LIST_COUNTING.inlineMax = 100;
+    try {
+      const third = await cost(); // 500 is large now: on its own again, every time
+      expect([third, await cost()]).toEqual([first, first]);
+    } finally {
+      LIST_COUNTING.inlineMax = saved;
+    }
+    for (const b of bodies) expect([b.count, b.results.length, b.next, b.results.map((r: any) => r.name)]).toEqual([500, 5, expect.stringContaining('offset=10'), bodies[0].results.map((r: any) => r.name)]);
+    expect(bodies[0].results[0]).not.toHaveProperty('__total');
   });
 
   it('lists many-to-many items in a page as in the object itself, in order, at any depth', async () => {

@@ -15,6 +15,17 @@ import { ResourceWriter } from './resource-writer';
 
 const DEFERRED_PAGING_OFFSET = 1000;
 
+/**
+ * A list's total is counted inside the page's own statement (one statement fewer) when the last
+ * total of the same count statement was at most this; a larger one is counted on a connection
+ * of its own, alongside the page, where it does not add its time to the page's.
+ */
+export const LIST_COUNTING = { inlineMax: 10_000 };
+/** How many count statements' last totals are remembered (the oldest forgotten first). */
+const REMEMBERED_TOTALS = 1_000;
+/** The column that carries an inline total. */
+const TOTAL_COLUMN = '__total';
+
 export interface ListResult {
   count: number;
   next: string | null;
@@ -52,26 +63,37 @@ export class ResourceService {
     const where = await this.where(ctx, exec, def, q);
     const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
-    // The total runs alongside the page and its related loads, on another connection (over a
-    // large table it takes as long as the page; only the envelope needs it).
-    const counting = exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`);
-    counting.catch(() => undefined);
+    const countStatement = sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`;
+    const deferred = exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET;
+    // The same statement text (model, filters and scope alike) had a small total last time: count
+    // inside the page statement. Otherwise (or not known yet) alongside it, on another connection.
+    const totalKey = exec.dialect.render(countStatement).text;
+    const inline = !deferred && limit !== null && (this.totals.get(totalKey) ?? Infinity) <= LIST_COUNTING.inlineMax;
+    const counting = inline || limit === null ? null : exec.query<{ n: number }>(countStatement);
+    counting?.catch(() => undefined);
+    const total = inline ? sql`, (SELECT COUNT(*) FROM ${ident(def.table)} t WHERE ${where}) AS ${ident(TOTAL_COLUMN)}` : sql``;
     // The page's count fields and many-to-many ids (Representer.pageExtras) come with it,
     // computed over the page's rows only.
     const { columns, joins } = await representer.pageExtras(def, opts);
     let select: Sql;
-    if (exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET) {
+    if (deferred) {
       // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
       // rows, instead of sorting whole rows of the table to skip most of them.
       select = sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`;
     } else {
-      select = sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
+      select = sql`SELECT t.*${total} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
     }
     const rows = await exec.query(
       columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${orderBy(def, q, PAGE_CTE)}`) : select,
     );
     const results = await representer.represent(def, rows, opts);
-    const count = Number((await counting)[0].n);
+    let count: number;
+    if (counting) count = Number((await counting)[0].n);
+    else if (limit === null) count = rows.length; // every row is on the page
+    else if (rows.length) count = Number(rows[0][TOTAL_COLUMN]);
+    else if (offset === 0) count = 0;
+    else count = Number((await exec.query<{ n: number }>(countStatement))[0].n); // a page past the end
+    this.remember(totalKey, count);
     const base = ctx.url(path);
     let next: string | null = null;
     let previous: string | null = null;
@@ -80,6 +102,15 @@ export class ResourceService {
       if (offset > 0) previous = pageLink(base, q, { limit: String(limit), offset: offset - limit > 0 ? String(offset - limit) : null });
     }
     return { count, next, previous, results };
+  }
+
+  /** The last total of each count statement (by its text), for `list` to choose where to count. */
+  private readonly totals = new Map<string, number>();
+
+  private remember(key: string, total: number): void {
+    this.totals.delete(key);
+    if (this.totals.size >= REMEMBERED_TOTALS) this.totals.delete(this.totals.keys().next().value!);
+    this.totals.set(key, total);
   }
 
   /** Loads one object inside the requester's scope for an action, by UUID or natural key; 404 otherwise. */
