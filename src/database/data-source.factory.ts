@@ -6,6 +6,7 @@ import { PGlitePool } from './pglite/pglite-pool';
 import { lockDataDir } from './pglite/data-dir-lock';
 import { SnakeNamingStrategy } from './naming.strategy';
 import { PreparedStatements } from './prepared';
+import { pgTypeParsers } from './pg-types';
 
 /**
  * mysql2 with a statement time limit on every pooled connection: MariaDB's max_statement_time
@@ -124,7 +125,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
         ...base,
         url: target.url,
         poolSize: 10,
-        extra: target.statementTimeoutMs ? { statement_timeout: target.statementTimeoutMs } : {},
+        extra: { types: pgTypeParsers, ...(target.statementTimeoutMs ? { statement_timeout: target.statementTimeoutMs } : {}) },
       };
     } else {
       const dir = target.dataDir ?? './data';
