@@ -46,10 +46,19 @@ function safeJson(s: string): unknown {
 
 /** Django's slugify, with dots, slashes and colons first made into dashes (addresses). */
 const SIMPLE_SLUG = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+/** Letters, digits and the separators of names and addresses: what the general steps would only dash and trim. */
+const PLAIN_SLUG = /^[a-z0-9_./:-]*$/;
 
 export function slugify(v: unknown): string {
   const str = String(v).toLowerCase();
   if (SIMPLE_SLUG.test(str)) return str;
+  // The same result as the general steps below for such text (an address, "site.1"), in two.
+  if (PLAIN_SLUG.test(str)) return str.replace(/[-./:]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+  return slugifyText(str);
+}
+
+/** The general steps (Django's slugify after dashing dots, slashes and colons). */
+export function slugifyText(str: string): string {
   return str
     .replace(/[./:]/g, '-')
     .normalize('NFKD')
