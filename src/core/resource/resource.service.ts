@@ -71,7 +71,7 @@ export class ResourceService {
     const inline = !deferred && limit !== null && (this.totals.get(totalKey) ?? Infinity) <= LIST_COUNTING.inlineMax;
     const counting = inline || limit === null ? null : exec.query<{ n: number }>(countStatement);
     counting?.catch(() => undefined);
-    const total = inline ? sql`, (SELECT COUNT(*) FROM ${ident(def.table)} t WHERE ${where}) AS ${ident(TOTAL_COLUMN)}` : sql``;
+    const total = inline ? sql`, (${countStatement}) AS ${ident(TOTAL_COLUMN)}` : sql``;
     // The page's count fields and many-to-many ids (Representer.pageExtras) come with it,
     // computed over the page's rows only.
     const { columns, joins } = await representer.pageExtras(def, opts);
