@@ -13,6 +13,7 @@ import { isUuid, parseUuid, ValueError } from './query/values';
 import { parseJsonObject } from './serialize/representer';
 import { parseRef, ReferenceResolver, RefSpec } from './serialize/references';
 import { addError, defaultFor, label, NOT_NULL, parseCompositeInput, parseScalarInput, REQUIRED, writable } from './serialize/input';
+import { append } from '../collections';
 
 export type WriteMode = 'create' | 'replace' | 'patch';
 
@@ -505,7 +506,7 @@ export class ResourceWriter {
         item.values.last_updated = now;
         const changed = columns.filter((c) => c !== 'id' && c !== 'created' && (c === 'last_updated' || c in item.set || !same(item.existing?.[c], item.values[c])));
         const key = changed.join(',');
-        groups.set(key, [...(groups.get(key) ?? []), item]);
+        append(groups, key, item);
       }
       for (const [key, group] of groups) {
         const changed = key.split(',');

@@ -6,6 +6,7 @@ import type { CustomFieldDefinition, CustomFieldSource } from '../../core/resour
 import { ResourceRegistry } from '../../core/resource/registry';
 import { ident, sql } from '../../database/sql';
 import { toDefinition } from './resources/custom-field.resource';
+import { append } from '../../core/collections';
 
 let version = 0;
 
@@ -62,7 +63,7 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
     const out = new Map<string, CustomFieldDefinition[]>();
     for (const e of fields.values()) {
       const def = toDefinition(e.row, [...e.choices]);
-      for (const t of e.types) out.set(t, [...(out.get(t) ?? []), def]);
+      for (const t of e.types) append(out, t, def);
     }
     return out;
   }

@@ -3,6 +3,7 @@ import type { Executor, Row } from '../../database/db';
 import { and, ident, inList, join, not, or, raw, Sql, sql } from '../../database/sql';
 import { chunks } from '../../core/resource/resource-writer';
 import { BITS, formatCidr, hex, IpVersion, maskBytes } from './ip';
+import { append } from '../../core/collections';
 
 /**
  * Parents of prefixes and addresses (Nautobot's "closest parent"): the longest prefix of the
@@ -158,7 +159,7 @@ export async function placePrefixes(exec: Executor, added: Row[]): Promise<void>
   const groups = new Map<string, Row[]>();
   for (const p of added) {
     const k = `${p.namespace_id}|${p.ip_version}`;
-    groups.set(k, [...(groups.get(k) ?? []), p]);
+    append(groups, k, p);
   }
   for (const list of groups.values()) {
     const namespace = String(list[0].namespace_id);

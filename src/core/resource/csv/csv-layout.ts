@@ -6,6 +6,7 @@ import type { CustomFieldDefinition, CustomFieldType } from '../custom-fields';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Field, ForeignKeyField, GenericForeignKeyField } from '../fields';
 import { naturalKeyLookups } from '../serialize/references';
+import { append } from '../../collections';
 
 export const NULL = 'NULL';
 export const NO_OBJECT = 'NoObject';
@@ -158,7 +159,7 @@ async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDe
         const r = byId.get(id);
         out.get(id)!.set(p.join('__'), (r ? leafValue(f, head, r) : null) ?? NULL);
       }
-    } else deeper.set(head, [...(deeper.get(head) ?? []), rest]);
+    } else append(deeper, head, rest);
   }
   for (const [head, rests] of deeper) {
     const f = def.fields[head] as ForeignKeyField;

@@ -17,6 +17,7 @@ import { TAG_TYPE } from '../registry';
 import { ResourceService } from '../resource.service';
 import { Representer } from '../serialize/representer';
 import { Column, csvColumns, naturalValues, NO_OBJECT, NULL } from './csv-layout';
+import { append } from '../../collections';
 
 const CHUNK = 1000;
 
@@ -125,7 +126,7 @@ export class CsvService {
           WHERE ti.${ident('content_type')} = ${objectType(def)} AND ${inList(ident('ti', 'object_id'), ids)} ORDER BY tg.${ident('name')}`,
     );
     const out = new Map<string, string[]>();
-    rows.forEach((r) => out.set(String(r.object_id), [...(out.get(String(r.object_id)) ?? []), Number(r.visible) === 1 ? r.name : String(r.tag_id)]));
+    rows.forEach((r) => append(out, String(r.object_id), Number(r.visible) === 1 ? r.name : String(r.tag_id)));
     return out;
   }
 

@@ -15,6 +15,7 @@ import { familyField, roleField, statusField, tenantField } from './common';
 import { namespaceResource } from './namespace.resource';
 import { prefixResource } from './prefix.resource';
 import { presentInVrfFilter, vrfFilter } from './vrf-filters';
+import { append } from '../../../core/collections';
 
 export const IP_ADDRESS_TYPES = [
   ['dhcp', 'DHCP'],
@@ -87,7 +88,7 @@ async function placeAddresses(states: WriteState[], w: { exec: Executor }): Prom
   if (!todo.length) return errors;
   await lockNamespaces(w.exec, todo.map((t) => t.ns), false);
   const groups = new Map<string, typeof todo>();
-  for (const t of todo) groups.set(`${t.ns}|${t.s.values.ip_version}`, [...(groups.get(`${t.ns}|${t.s.values.ip_version}`) ?? []), t]);
+  for (const t of todo) append(groups, `${t.ns}|${t.s.values.ip_version}`, t);
   const failed: { t: (typeof todo)[number]; closest: Row | null }[] = [];
   for (const list of groups.values()) {
     const version = Number(list[0].s.values.ip_version) as IpVersion;
