@@ -11,7 +11,7 @@
  *
  * Usage: npm run bench:ipam -- --db=postgres   (pglite | postgres | mysql)
  */
-import { args, BenchDb, benchDatabase, peakRssMb, percentile, requester, Response, round, startServer, vacuumer } from './support';
+import { args, BenchDb, benchDatabase, machineSpeedMs, peakRssMb, percentile, requester, Response, round, startServer, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -126,6 +126,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n## netkeel IPAM on ${kind}: ${prefixes.length} prefixes, ${addresses.length} addresses\n\n`);
     process.stdout.write(`| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
     process.stdout.write(`server peak RSS: ${peakRssMb(server.pid!)} MB\n`);
+    process.stdout.write(`machine speed: a fixed JavaScript workload took ${machineSpeedMs()} ms (lower is faster; compare runs by it)\n`);
   } finally {
     server.kill('SIGTERM');
   }

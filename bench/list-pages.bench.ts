@@ -4,7 +4,7 @@
  * p99), 50-object pages at 8 connections (requests/s), statements per request and the server's
  * peak RSS; the tables are analysed after the load, as autovacuum would.  Usage: npm run bench -- --db=postgres   (pglite | postgres | mysql)
  */
-import { args, BenchDb, benchDatabase, peakRssMb, percentile, requester, round, startServer, vacuumer } from './support';
+import { args, BenchDb, benchDatabase, machineSpeedMs, peakRssMb, percentile, requester, round, startServer, vacuumer } from './support';
 
 async function main(): Promise<void> {
   const a = args();
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     const rps = round(done / (durationMs / 1000));
     process.stdout.write(`\n## netkeel list pages on ${kind}\n\n| page size | depth | median ms (1 conn) | p99 ms | statements/request |\n|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
     process.stdout.write(`50-object pages at 8 connections: ${rps} requests/s\nserver peak RSS: ${peakRssMb(server.pid!)} MB\n`);
+    process.stdout.write(`machine speed: a fixed JavaScript workload took ${machineSpeedMs()} ms (lower is faster; compare runs by it)\n`);
   } finally {
     server.kill('SIGTERM');
   }

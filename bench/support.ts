@@ -108,3 +108,20 @@ export function vacuumer(kind: Exclude<BenchDb, 'pglite'>, url: string, mysqlTab
     }
   };
 }
+
+/**
+ * How fast this machine runs JavaScript right now: the median of five timings of a fixed
+ * workload (encoding and decoding 1,000 small objects 30 times), in ms; lower is faster. On a
+ * shared VM it drifts by half between minutes, and so do the figures above it; printed with them
+ * so that runs can be compared.
+ */
+export function machineSpeedMs(): number {
+  const items = Array.from({ length: 1000 }, (_, i) => ({ id: `x${i}`, n: i, list: [1, 2, 3], nested: { text: `hello world ${i}` } }));
+  const times: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 30; i++) JSON.parse(JSON.stringify(items));
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return round(percentile(times, 50));
+}
