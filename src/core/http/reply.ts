@@ -1,8 +1,7 @@
-import { StreamableFile } from '@nestjs/common';
-import type { HttpServer } from '@nestjs/common';
+import { type HttpServer, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Settings } from '../../config/settings';
-import { Db } from '../../database/db';
+import type { Db } from '../../database/db';
 import { ApiResponse } from './api-response';
 import { apiPage, HTML_CSP } from './html';
 import { negotiateFormat } from './negotiation';

@@ -4,6 +4,7 @@ import { field, ForeignKeyField, ManyToManyField } from './fields';
 
 export const TAG_TYPE = 'extras.tag';
 import { CustomFieldSource, NO_CUSTOM_FIELDS } from './custom-fields';
+import { append } from '../collections';
 
 export interface ReverseRelation {
   def: ResourceDefinition;
@@ -104,9 +105,7 @@ export class ResourceRegistry {
           if (f.nullable === undefined) f.nullable = c.isNullable;
           const target = f.target();
           if (!this.byType.has(objectType(target))) throw new Error(`${objectType(def)}.${f.name}: target ${objectType(target)} is not registered`);
-          const list = this.reverse.get(target) ?? [];
-          list.push({ def, field: f });
-          this.reverse.set(target, list);
+          append(this.reverse, target, { def, field: f });
           this.addRelated(target, def, f);
         } else if (f.kind === 'm2m') {
           if (f.through.table !== 'extras_taggeditem') this.addRelated(f.target(), def, f);

@@ -85,11 +85,7 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
   const out = new Map<string, Map<string, string>>(rows.map((r) => [String(r.id), new Map()]));
   const nat = columns.filter((c): c is Extract<Column, { kind: 'natural' | 'generic' }> => c.kind === 'natural' || c.kind === 'generic');
   const byField = new Map<string, typeof nat>();
-  for (const c of nat) {
-    const list = byField.get(c.field);
-    if (list) list.push(c);
-    else byField.set(c.field, [c]);
-  }
+  for (const c of nat) append(byField, c.field, c);
   for (const [fieldName, cols] of byField) {
     const f = def.fields[fieldName];
     if (f.kind === 'fk') {
@@ -100,9 +96,7 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
       const byType = new Map<string, Row[]>();
       for (const r of rows) {
         const type = r[(f as GenericForeignKeyField).typeColumn];
-        const list = type ? byType.get(String(type)) : undefined;
-        if (list) list.push(r);
-        else if (type) byType.set(String(type), [r]);
+        if (type) append(byType, String(type), r);
         else for (const c of cols) out.get(String(r.id))!.set(c.header, NO_OBJECT);
       }
       for (const [type, typed] of byType) {

@@ -2,6 +2,7 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, inList, Sql, sql, TRUE } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 import type { ForeignKeyField } from '../fields';
+import { append } from '../../collections';
 
 const parentColumn = (def: ResourceDefinition) => (def.fields[def.tree!.parent] as ForeignKeyField).column;
 
@@ -39,11 +40,7 @@ export async function loadAncestry(exec: Executor, def: ResourceDefinition, rows
     ) SELECT up.id AS id, up.lvl AS lvl, a.${ident(nameColumn)} AS name, CASE WHEN ${visible} THEN 1 ELSE 0 END AS vis
       FROM up JOIN ${ident(def.table)} a ON a.${ident('id')} = up.anc`);
   const byId = new Map<string, { lvl: number; name: string; vis: boolean }[]>();
-  for (const r of result) {
-    const list = byId.get(String(r.id)) ?? [];
-    list.push({ lvl: Number(r.lvl), name: r.name, vis: Number(r.vis) === 1 });
-    byId.set(String(r.id), list);
-  }
+  for (const r of result) append(byId, String(r.id), { lvl: Number(r.lvl), name: r.name, vis: Number(r.vis) === 1 });
   for (const [id, list] of byId) {
     list.sort((a, b) => b.lvl - a.lvl);
     // Ancestors the requester may not view count towards the depth but lend no names.
