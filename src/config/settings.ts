@@ -110,6 +110,15 @@ export class Settings {
    */
   @Transform(toBool) @IsBoolean()
   PREPARED_STATEMENTS = true;
+
+  /**
+   * Remember, between requests, which user and rights an API token stands for (PGlite and
+   * PostgreSQL; MySQL reads them on every request). A change this process makes applies at once;
+   * one another process makes applies when PostgreSQL's notification arrives, and the cache is
+   * used only while this process's own notifications come back within 2 seconds.
+   */
+  @Transform(toBool) @IsBoolean()
+  CREDENTIAL_CACHE = true;
 }
 
 export class SettingsError extends Error {}

@@ -4,6 +4,7 @@ import { mysqlMigrations } from '../../migrations/mysql';
 import { postgresMigrations } from '../../migrations/postgres';
 import { ResourceRegistry } from '../core/resource/registry';
 import { DatabaseTarget, openDatabase, OpenDatabase, timeoutStatements } from './data-source.factory';
+import { ChangeFeed } from './change-feed';
 import { Db } from './db';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
@@ -33,7 +34,10 @@ async function migrate(open: OpenDatabase) {
 @Global()
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
-  constructor(@Inject(OPEN_DATABASE) private readonly open: OpenDatabase) {}
+  constructor(
+    @Inject(OPEN_DATABASE) private readonly open: OpenDatabase,
+    private readonly feed: ChangeFeed,
+  ) {}
 
   static forRoot(target: DatabaseTarget, entities: Function[]): DynamicModule {
     return {
@@ -52,13 +56,28 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
         { provide: DataSource, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => o.dataSource },
-        { provide: Db, inject: [OPEN_DATABASE], useFactory: (o: OpenDatabase) => new Db(o.dataSource, o.dialect, o.prepared) },
+        {
+          provide: ChangeFeed,
+          inject: [OPEN_DATABASE],
+          useFactory: (o: OpenDatabase) =>
+            o.pglite
+              ? new ChangeFeed('local')
+              : target.kind === 'postgres' && target.url
+                ? new ChangeFeed('notify', { url: target.url, dataSource: o.dataSource })
+                : new ChangeFeed('none'),
+        },
+        {
+          provide: Db,
+          inject: [OPEN_DATABASE, ChangeFeed],
+          useFactory: (o: OpenDatabase, feed: ChangeFeed) => new Db(o.dataSource, o.dialect, o.prepared, feed),
+        },
       ],
       exports: [Db, DataSource],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.feed.close();
     await this.open.close();
   }
 }

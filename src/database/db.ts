@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { ChangeFeed, TableWatch } from './change-feed';
 import type { Dialect } from './dialect';
 import type { PreparedStatements } from './prepared';
 import { Sql } from './sql';
@@ -49,6 +50,8 @@ export class Db implements Executor {
     readonly dialect: Dialect,
     /** On a PostgreSQL server: statements outside a transaction run prepared, per connection. */
     readonly prepared?: PreparedStatements,
+    /** Caches of watched tables learn here of every statement that may change them. */
+    readonly feed: ChangeFeed = new ChangeFeed('none'),
   ) {}
 
   async query<T = Row>(fragment: Sql): Promise<T[]> {
@@ -113,6 +116,8 @@ export class Db implements Executor {
       }
       throw err;
     } finally {
+      // What the transaction wrote to watched tables is committed (or gone) now.
+      for (const w of tx.touched) w.changed();
       if (--this.open === 0) this.current.disable(); // the next run() enables it again
       await qr.release();
     }
@@ -125,6 +130,8 @@ export class Db implements Executor {
  */
 class Tx implements Executor {
   readonly inTransaction = true;
+  /** Watched tables this transaction may have changed. */
+  readonly touched = new Set<TableWatch>();
   private queue: Promise<unknown> = Promise.resolve();
   constructor(private readonly db: Db, private readonly qr: QueryRunner) {}
   get dialect() {
@@ -136,10 +143,10 @@ class Tx implements Executor {
     return next;
   }
   async query<T = Row>(fragment: Sql): Promise<T[]> {
-    return this.serial(async () => (await run(this.db, this.qr, fragment, false)).records as T[]);
+    return this.serial(async () => (await run(this.db, this.qr, fragment, false, this)).records as T[]);
   }
   async execute(fragment: Sql): Promise<number> {
-    return this.serial(async () => (await run(this.db, this.qr, fragment, false)).affected ?? 0);
+    return this.serial(async () => (await run(this.db, this.qr, fragment, false, this)).affected ?? 0);
   }
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return fn(this);
@@ -153,10 +160,18 @@ class Tx implements Executor {
  * a prepared statement again only when the table's statistics change) would scan the whole
  * table once it has grown.
  */
-async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean): Promise<{ records: Row[]; affected?: number }> {
+async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?: Tx): Promise<{ records: Row[]; affected?: number }> {
   const { text, params } = db.dialect.render(fragment);
   db.statements++;
-  if (prepare && db.prepared) return db.prepared.run(qr, text, params);
-  const res = await qr.query(text, params, true);
-  return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
+  // A statement that may change watched tables empties their caches before it runs (no read
+  // racing it is stored) and again once its change is committed: here, or at its transaction's end.
+  const touched = db.feed.written(text);
+  if (touched) for (const w of touched) w.changed();
+  try {
+    if (prepare && db.prepared) return await db.prepared.run(qr, text, params);
+    const res = await qr.query(text, params, true);
+    return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
+  } finally {
+    if (touched) for (const w of touched) tx ? tx.touched.add(w) : w.changed();
+  }
 }

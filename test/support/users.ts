@@ -8,8 +8,7 @@ import { ident, join, sql } from '../../src/database/sql';
  * Gives any user a token, as an administrator would: the API only lets users create their own
  * tokens, and users that come from identities have no password to ask for one.
  */
-export async function tokenFor(t: TestApp, userId: string, writeEnabled = true): Promise<string> {
-  const key = generateTokenKey();
+export async function tokenFor(t: TestApp, userId: string, writeEnabled = true, key = generateTokenKey()): Promise<string> {
   const now = new Date();
   const cols = ['id', 'user_id', 'key_hash', 'key_suffix', 'expires', 'write_enabled', 'description', 'created', 'last_updated'];
   await t.db.execute(

@@ -12,6 +12,8 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export interface TestApp {
   kind: Kind;
+  /** The database's URL (PostgreSQL and MySQL; undefined on PGlite), for a connection of another process. */
+  url?: string;
   app: INestApplication;
   db: Db;
   /** The superuser's token. */
@@ -59,6 +61,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
   });
   let target: DatabaseTarget;
   let drop = async () => undefined as void;
+  let url: string | undefined;
   if (kind === 'pglite') {
     const file = process.env.NETKEEL_PGLITE_TEMPLATE;
     target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
@@ -66,6 +69,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     const fresh = await freshDatabase(kind);
     target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
     drop = fresh.drop;
+    url = fresh.url;
   }
   const app = await createApp({ settings, database: target, clock: opts.clock }, 'error');
   await app.listen(0, '127.0.0.1');
@@ -75,6 +79,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
   const db = app.get(Db);
   return {
     kind,
+    url,
     app,
     db,
     token: ADMIN_TOKEN,

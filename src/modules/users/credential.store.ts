@@ -1,10 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SETTINGS } from '../../config/settings.module';
+import type { Settings } from '../../config/settings';
+import type { WatchedCache } from '../../database/change-feed';
 import { DUMMY_HASH, hashTokenKey, verifyPassword } from '../../core/auth/passwords';
 import type { CredentialStore, PermissionStore, StoredPermission, TokenInfo } from '../../core/auth/auth.types';
 import type { AuthUser } from '../../core/context';
 import { Db, Row } from '../../database/db';
 import { ident, sql } from '../../database/sql';
 import { parseJsonObject } from '../../core/resource/serialize/representer';
+
+type TokenCredential = { user: AuthUser; token: TokenInfo };
 
 const toUser = (r: Row, prefix = ''): AuthUser => ({
   id: String(r[`${prefix}id`]),
@@ -18,22 +23,36 @@ const toUser = (r: Row, prefix = ''): AuthUser => ({
 /** Users, tokens, sessions and object permissions as the core auth layer needs them. */
 @Injectable()
 export class UsersCredentialStore implements CredentialStore, PermissionStore {
-  constructor(private readonly db: Db) {}
+  /** Token credentials by key hash, while the tables they come from are unchanged (CREDENTIAL_CACHE). */
+  private readonly tokens?: WatchedCache<string, TokenCredential>;
 
-  async byTokenKey(key: string): Promise<{ user: AuthUser; token: TokenInfo } | null> {
+  constructor(
+    private readonly db: Db,
+    @Inject(SETTINGS) settings: Settings,
+  ) {
+    if (settings.CREDENTIAL_CACHE) this.tokens = db.feed.cache(['users_token', 'users_user'], { max: 10_000, ttlMs: 60_000 });
+  }
+
+  async byTokenKey(key: string): Promise<TokenCredential | null> {
     if (key.length > 200) return null;
+    const hash = hashTokenKey(key);
+    return this.tokens ? this.tokens.get(hash, () => this.loadToken(hash)) : this.loadToken(hash);
+  }
+
+  private async loadToken(hash: string): Promise<TokenCredential | null> {
     const [r] = await this.db.query(
       sql`SELECT t.${ident('id')} AS token_id, t.${ident('expires')} AS expires, t.${ident('write_enabled')} AS write_enabled,
                  u.${ident('id')} AS id, u.${ident('username')} AS username, u.${ident('is_active')} AS is_active,
                  u.${ident('is_superuser')} AS is_superuser, u.${ident('is_staff')} AS is_staff, u.${ident('status_check_after')} AS status_check_after
           FROM ${ident('users_token')} t JOIN ${ident('users_user')} u ON u.${ident('id')} = t.${ident('user_id')}
-          WHERE t.${ident('key_hash')} = ${hashTokenKey(key)}`,
+          WHERE t.${ident('key_hash')} = ${hash}`,
     );
     if (!r) return null;
-    return {
-      user: toUser(r),
-      token: { id: String(r.token_id), expires: r.expires ? new Date(r.expires) : null, writeEnabled: !!r.write_enabled },
-    };
+    // Frozen: a cached credential is shared by every request that presents the token.
+    return Object.freeze({
+      user: Object.freeze(toUser(r)),
+      token: Object.freeze({ id: String(r.token_id), expires: r.expires ? new Date(r.expires) : null, writeEnabled: !!r.write_enabled }),
+    });
   }
 
   async byPassword(username: string, password: string): Promise<AuthUser | null> {

@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** The channel the PostgreSQL triggers of watched tables notify (payload: the table's name). */
+export const CHANGE_CHANNEL = 'netkeel_changes';
+/** The channel each process notifies itself on, through its pool, to prove its listener hears. */
+const PING_CHANNEL = 'netkeel_ping';
+
+/**
+ * Timings of the PostgreSQL listener (milliseconds). A cache is trusted only while a ping sent
+ * at most `trustMs` ago came back: notifications arrive in commit order, so every change
+ * committed before that ping has been heard. Pings go out every `pingMs` while caches are in use
+ * (in the last `idleMs`); a listener whose pings stay unanswered `deadMs` is replaced.
+ */
+export const FEED_TIMING = { pingMs: 500, trustMs: 2000, idleMs: 10_000, deadMs: 5000, reconnectMs: 1000 };
+
+/**
+ * How this process learns that rows of a watched table changed:
+ * - `local`: it is the only writer (PGlite, whose data directory it holds locked), so the
+ *   statements it runs tell it all;
+ * - `notify`: a PostgreSQL server, which other processes write too: triggers NOTIFY, and one
+ *   connection per process LISTENs;
+ * - `none`: no way to hear other processes (MySQL/MariaDB): caches built on it are never used.
+ */
+export type FeedMode = 'local' | 'notify' | 'none';
+
+/** A set of tables whose changes bump a generation. */
+export class TableWatch {
+  /** Bumped on every change that may touch the tables (possibly more often). */
+  generation = 0;
+  constructor(
+    readonly tables: readonly string[],
+    private readonly feed: ChangeFeed,
+  ) {}
+
+  /** Whether a cache of these tables may be used now (every change until now has been heard). */
+  trusted(): boolean {
+    return this.feed.trusted();
+  }
+
+  changed(): void {
+    this.generation++;
+  }
+}
+
+/**
+ * A bounded cache of values read from watched tables: emptied whenever they change, used only
+ * while the feed is trusted, and a value stored only if no change came while it was being read.
+ * `null` (nothing found) is never stored.
+ */
+export class WatchedCache<K, V> {
+  private readonly entries = new Map<K, { value: V; until: number }>();
+  private generation: number;
+
+  constructor(
+    private readonly watch: TableWatch,
+    private readonly max: number,
+    private readonly ttlMs: number,
+  ) {
+    this.generation = watch.generation;
+  }
+
+  async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
+    if (!this.watch.trusted()) return load();
+    this.sync();
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    const generation = this.watch.generation;
+    const value = await load();
+    if (value !== null && generation === this.watch.generation && this.watch.trusted()) {
+      this.sync();
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+      this.entries.delete(key);
+      this.entries.set(key, { value, until: now + this.ttlMs });
+    }
+    return value;
+  }
+
+  private sync(): void {
+    if (this.generation === this.watch.generation) return;
+    this.entries.clear();
+    this.generation = this.watch.generation;
+  }
+}
+
+/**
+ * A statement that may change rows: any data-changing keyword anywhere (a writable CTE starts
+ * with WITH; a locking SELECT ... FOR UPDATE counts too, harmlessly). Identifiers are quoted and
+ * values are parameters, so the keywords appear only as keywords.
+ */
+const MAY_WRITE = /\b(insert|update|delete|truncate|merge|alter|drop)\b/i;
+
+/**
+ * Tells in-process caches when rows of the tables they read may have changed: through the
+ * statements this process runs (the `Db` gateway reports each one) and, on a PostgreSQL server,
+ * through notifications from other processes. See docs/architecture.md, "Caches of watched
+ * tables".
+ */
+export class ChangeFeed {
+  private readonly byTable = new Map<string, TableWatch[]>();
+  private readonly logger = new Logger('ChangeFeed');
+  private readonly id = randomBytes(6).toString('hex');
+  private client?: Client;
+  private connecting = false;
+  private lastAttempt = 0;
+  private epoch = 0;
+  private seq = 0;
+  /** Pings of the current listener not yet heard back: seq -> when sent. */
+  private readonly pending = new Map<number, number>();
+  private confirmedAt = 0;
+  private lastPing = 0;
+  private lastUse = 0;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private warned = false;
+
+  constructor(
+    readonly mode: FeedMode,
+    private readonly listen?: { url: string; dataSource: DataSource },
+  ) {}
+
+  watch(tables: string[]): TableWatch {
+    const w = new TableWatch(tables, this);
+    for (const t of tables) this.byTable.set(t, [...(this.byTable.get(t) ?? []), w]);
+    return w;
+  }
+
+  cache<K, V>(tables: string[], opts: { max: number; ttlMs: number }): WatchedCache<K, V> {
+    return new WatchedCache<K, V>(this.watch(tables), opts.max, opts.ttlMs);
+  }
+
+  /**
+   * The watches a statement may change: it names a watched table and may write. The
+   * `Db` gateway bumps them before the statement and again once it, or its transaction, ended.
+   */
+  written(text: string): TableWatch[] | undefined {
+    let out: TableWatch[] | undefined;
+    for (const [table, watches] of this.byTable) {
+      if (!text.includes(table)) continue;
+      if (!MAY_WRITE.test(text)) return undefined;
+      out = out ? [...out, ...watches] : watches;
+    }
+    return out;
+  }
+
+  trusted(): boolean {
+    if (this.mode !== 'notify') return this.mode === 'local';
+    const now = Date.now();
+    this.lastUse = now;
+    if (!this.client) {
+      this.connect(now);
+      return false;
+    }
+    if (now - this.confirmedAt <= FEED_TIMING.trustMs) return true;
+    this.ping(now);
+    return false;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private bumpAll(): void {
+    for (const watches of this.byTable.values()) for (const w of watches) w.changed();
+  }
+
+  private connect(now: number): void {
+    if (this.closed || this.connecting || now - this.lastAttempt < FEED_TIMING.reconnectMs || !this.listen) return;
+    this.connecting = true;
+    this.lastAttempt = now;
+    const client = new Client({ connectionString: this.listen.url, application_name: 'netkeel-change-feed' });
+    client.on('notification', (m) => this.heard(client, m.channel, m.payload ?? ''));
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    void (async () => {
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+        await client.query(`LISTEN ${PING_CHANNEL}`);
+        if (this.closed) throw new Error('closed');
+        this.client = client;
+        this.epoch++;
+        this.pending.clear();
+        this.lastPing = 0;
+        this.timer ??= setInterval(() => this.tick(), FEED_TIMING.pingMs).unref();
+        this.ping(Date.now());
+      } catch (err) {
+        if (!this.closed && !this.warned) {
+          this.warned = true;
+          this.logger.warn(`Cannot listen for changes (${(err as Error).message}): caches stay off until it can`);
+        }
+        await client.end().catch(() => undefined);
+      } finally {
+        this.connecting = false;
+      }
+    })();
+  }
+
+  /** The listener's connection ended or failed: what it would have heard is unknown. */
+  private lost(client: Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.confirmedAt = 0;
+    this.bumpAll();
+    void client.end().catch(() => undefined);
+  }
+
+  private heard(client: Client, channel: string, payload: string): void {
+    if (client !== this.client) return;
+    if (channel === CHANGE_CHANNEL) {
+      for (const w of this.byTable.get(payload) ?? []) w.changed();
+      return;
+    }
+    const [id, epoch, seq] = payload.split(':');
+    if (id !== this.id || Number(epoch) !== this.epoch) return;
+    const sentAt = this.pending.get(Number(seq));
+    if (sentAt === undefined) return;
+    for (const s of this.pending.keys()) if (s <= Number(seq)) this.pending.delete(s);
+    if (sentAt > this.confirmedAt) {
+      this.confirmedAt = sentAt;
+      this.warned = false;
+    }
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    if (!this.client || now - this.lastUse > FEED_TIMING.idleMs) return;
+    const oldest = this.pending.values().next().value;
+    if (oldest !== undefined && now - oldest > FEED_TIMING.deadMs) {
+      // LISTEN was accepted but nothing arrives (a pooler in transaction mode, a dead link).
+      if (!this.warned) {
+        this.warned = true;
+        this.logger.warn('Change notifications do not arrive: caches stay off; reconnecting');
+      }
+      this.lost(this.client);
+      return;
+    }
+    this.ping(now);
+  }
+
+  /** Sends a ping through the pool, as any other process's change would arrive (not counted as a statement). */
+  private ping(now: number): void {
+    if (!this.client || !this.listen) return;
+    if (now - this.lastPing < FEED_TIMING.pingMs / 2) return;
+    this.lastPing = now;
+    const seq = ++this.seq;
+    this.pending.set(seq, now);
+    this.listen.dataSource.query('SELECT pg_notify($1, $2)', [PING_CHANNEL, `${this.id}:${this.epoch}:${seq}`]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { Client } from 'pg';
+import { generateTokenKey, hashTokenKey } from '../../src/core/auth/passwords';
+import { eachDatabase, TestApp } from '../../src/core/testing/harness';
+import { ident, sql } from '../../src/database/sql';
+import { createUser, tokenFor } from '../support/users';
+
+/**
+ * CREDENTIAL_CACHE (on by default): a token's user and rights are remembered between requests
+ * on PGlite and PostgreSQL, never at the cost of a revocation. What this process changes applies
+ * to the next request; what another process commits applies when PostgreSQL's notification
+ * arrives, and not at all through a cache whose listener is gone. MySQL reads every time.
+ */
+const LIST = '/api/users/users/?limit=1';
+
+/** Runs SQL as another process would: on a connection of its own (PostgreSQL, MySQL). */
+async function outside(t: TestApp, text: string, params: unknown[] = []): Promise<unknown[]> {
+  if (t.kind === 'postgres') {
+    const c = new Client({ connectionString: t.url });
+    await c.connect();
+    try {
+      return (await c.query(text, params)).rows;
+    } finally {
+      await c.end();
+    }
+  }
+  const c = await createConnection({ uri: t.url });
+  try {
+    const ordered: unknown[] = [];
+    const mysqlText = text.replace(/\$(\d+)/g, (_, i) => (ordered.push(params[Number(i) - 1]), '?')).replace(/"/g, '`');
+    const [rows] = await c.query(mysqlText, ordered);
+    return rows as unknown[];
+  } finally {
+    await c.end();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Retries `check` until it holds or `ms` passed; returns whether it held. */
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > until) return false;
+    await sleep(50);
+  }
+}
+
+eachDatabase('credential cache', (t) => {
+  const cost = (key: string) => t().countStatements(() => t().get(LIST, key).expect(200));
+  /** Uses a fresh token until its credential is served from the cache; returns the cost of a read from the table. */
+  const warm = async (key: string) => {
+    const read = await cost(key);
+    expect(await eventually(async () => (await cost(key)) === read - 1)).toBe(true);
+    return read;
+  };
+  const tokenId = async (key: string) =>
+    String((await t().db.query(sql`SELECT ${ident('id')} AS id FROM ${ident('users_token')} WHERE ${ident('key_hash')} = ${hashTokenKey(key)}`))[0].id);
+  let n = 0;
+  // A list's first request counts its total on its own, later ones inside the page statement.
+  beforeAll(() => t().get(LIST).expect(200));
+  const aUser = async (extra: Record<string, unknown> = {}) => createUser(t(), `cached-${++n}`, { is_superuser: true, ...extra });
+
+  it('reads a token from the database once while nothing changes, on PGlite and PostgreSQL only', async () => {
+    const key = await tokenFor(t(), await aUser());
+    if (t().kind === 'mysql') {
+      const read = await cost(key);
+      for (let i = 0; i < 5; i++) {
+        await sleep(200);
+        expect(await cost(key)).toBe(read);
+      }
+      return;
+    }
+    const read = await warm(key);
+    for (let i = 0; i < 5; i++) expect(await cost(key)).toBe(read - 1);
+  });
+
+  it('refuses a token deleted through the API on the very next request', async () => {
+    const uid = await aUser();
+    const key = await tokenFor(t(), uid);
+    const own = await tokenFor(t(), uid); // users manage their own tokens only
+    if (t().kind !== 'mysql') await warm(key);
+    await t().del(`/api/users/tokens/${await tokenId(key)}/`, undefined, own).expect(204);
+    expect((await t().get(LIST, key).expect(403)).body).toEqual({ detail: 'Invalid token' });
+  });
+
+  it('applies a user made inactive, a token made read-only and an expiry through the API at once', async () => {
+    const uid = await aUser();
+    const key = await tokenFor(t(), uid);
+    const own = await tokenFor(t(), uid);
+    if (t().kind !== 'mysql') await warm(key);
+    const id = await tokenId(key);
+
+    await t().patch(`/api/users/tokens/${id}/`, { write_enabled: false }, own).expect(200);
+    await t().post('/api/tenancy/tenant-groups/', { name: 'read-only attempt' }, key).expect(403);
+    await t().patch(`/api/users/tokens/${id}/`, { write_enabled: true }, own).expect(200);
+    await t().post('/api/tenancy/tenant-groups/', { name: 'read-write attempt' }, key).expect(201);
+
+    await t().patch(`/api/users/tokens/${id}/`, { expires: '2001-01-01T00:00:00Z' }, own).expect(200);
+    expect((await t().get(LIST, key).expect(403)).body).toEqual({ detail: 'Token expired' });
+    await t().patch(`/api/users/tokens/${id}/`, { expires: null }, own).expect(200);
+    await t().get(LIST, key).expect(200);
+
+    await t().patch(`/api/users/users/${uid}/`, { is_superuser: false }).expect(200);
+    await t().get(LIST, key).expect(403);
+    await t().patch(`/api/users/users/${uid}/`, { is_superuser: true, is_active: false }).expect(200);
+    expect((await t().get(LIST, key).expect(403)).body).toEqual({ detail: 'User inactive' });
+  });
+
+  it('accepts a token the moment it exists: an unknown key is never remembered', async () => {
+    const uid = await aUser();
+    const key = generateTokenKey();
+    expect((await t().get(LIST, key).expect(403)).body).toEqual({ detail: 'Invalid token' });
+    if (t().kind === 'pglite') {
+      await tokenFor(t(), uid, true, key); // PGlite has no other process
+    } else {
+      const now = new Date();
+      await outside(
+        t(),
+        `INSERT INTO "users_token" ("id", "user_id", "key_hash", "key_suffix", "expires", "write_enabled", "description", "created", "last_updated")
+         VALUES ($1, $2, $3, $4, NULL, $5, 'outside', $6, $6)`,
+        [randomUUID(), uid, hashTokenKey(key), key.slice(-6), true, now],
+      );
+    }
+    await t().get(LIST, key).expect(200);
+  });
+
+  it('applies a revocation another process commits (PostgreSQL: when its notification arrives; MySQL: at once)', async () => {
+    if (t().kind === 'pglite') return; // the process holding the data directory is its only writer
+    const key = await tokenFor(t(), await aUser());
+    const other = await tokenFor(t(), await aUser());
+    if (t().kind === 'postgres') {
+      await warm(key);
+      await warm(other);
+    }
+    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(key)]);
+    const refused = async (k: string) => (await t().get(LIST, k)).status === 403;
+    if (t().kind === 'mysql') expect(await refused(key)).toBe(true);
+    else expect(await eventually(() => refused(key))).toBe(true);
+
+    await outside(t(), `UPDATE "users_user" SET "is_active" = $1 WHERE "id" = (SELECT "user_id" FROM "users_token" WHERE "key_hash" = $2)`, [false, hashTokenKey(other)]);
+    if (t().kind === 'mysql') expect(await refused(other)).toBe(true);
+    else expect(await eventually(() => refused(other))).toBe(true);
+  });
+
+  it('stops using the cache the moment its listener is gone, and uses it again once a new one hears (PostgreSQL)', async () => {
+    if (t().kind !== 'postgres') return;
+    const key = await tokenFor(t(), await aUser());
+    const read = await warm(key);
+    const ended = await outside(
+      t(),
+      `SELECT pg_terminate_backend("pid", 5000) AS ended FROM pg_stat_activity WHERE "application_name" = 'netkeel-change-feed' AND "datname" = current_database()`,
+    );
+    expect(ended).toEqual([{ ended: true }]);
+    // No notification can tell this process now: the next request must read the table.
+    await outside(t(), `UPDATE "users_token" SET "write_enabled" = $1 WHERE "key_hash" = $2`, [false, hashTokenKey(key)]);
+    await t().post('/api/tenancy/tenant-groups/', { name: 'after the listener died' }, key).expect(403);
+    // A new listener (connected on demand) brings the cache back.
+    expect(await eventually(async () => (await cost(key)) === read - 1)).toBe(true);
+    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(key)]);
+    expect(await eventually(async () => (await t().get(LIST, key)).status === 403)).toBe(true);
+  });
+});
