@@ -1,13 +1,24 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Tables whose changes other netkeel processes must hear of (they cache what they read from them). */
-const WATCHED = ['users_token', 'users_user'];
+/**
+ * Tables whose changes other netkeel processes must hear of: they cache what they read from
+ * them (a token's user, a user's permissions).
+ */
+const WATCHED = [
+  'users_token',
+  'users_user',
+  'users_group',
+  'users_user_groups',
+  'users_objectpermission',
+  'users_objectpermission_object_types',
+  'users_objectpermission_users',
+  'users_objectpermission_groups',
+];
 
 /**
- * Every statement that updates, deletes or truncates rows of a watched table notifies the
- * `netkeel_changes` channel with the table's name, delivered when its transaction commits
- * (ChangeFeed). Inserts do not: a row that did not exist was not cached. PostgreSQL and PGlite
- * (where the one process that holds the data directory hears its own statements instead).
+ * Every statement that changes rows of a watched table notifies the `netkeel_changes` channel
+ * with the table's name, delivered when its transaction commits (ChangeFeed). PostgreSQL and
+ * PGlite (where the one process that holds the data directory hears its own statements instead).
  */
 export class ChangeNotifications1764028800000 implements MigrationInterface {
   name = 'ChangeNotifications1764028800000';
@@ -19,7 +30,7 @@ export class ChangeNotifications1764028800000 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     for (const table of WATCHED) {
-      await q.query(`CREATE TRIGGER "${table}_notify_change" AFTER UPDATE OR DELETE OR TRUNCATE ON "${table}"
+      await q.query(`CREATE TRIGGER "${table}_notify_change" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table}"
         FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`);
     }
   }

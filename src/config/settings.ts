@@ -112,8 +112,8 @@ export class Settings {
   PREPARED_STATEMENTS = true;
 
   /**
-   * Remember, between requests, which user and rights an API token stands for (PGlite and
-   * PostgreSQL; MySQL reads them on every request). A change this process makes applies at once;
+   * Remember, between requests, which user and rights an API token stands for, and the user's
+   * permissions (PGlite and PostgreSQL; MySQL reads them on every request). A change this process makes applies at once;
    * one another process makes applies when PostgreSQL's notification arrives, and the cache is
    * used only while this process's own notifications come back within 2 seconds.
    */

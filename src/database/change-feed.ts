@@ -104,7 +104,7 @@ export class ChangeFeed {
   private readonly logger = new Logger('ChangeFeed');
   private readonly id = randomBytes(6).toString('hex');
   private client?: Client;
-  private connecting = false;
+  private connecting?: Promise<void>;
   private lastAttempt = 0;
   private epoch = 0;
   private seq = 0;
@@ -162,6 +162,7 @@ export class ChangeFeed {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    await this.connecting; // a listener still connecting ends itself on seeing `closed`
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -173,13 +174,12 @@ export class ChangeFeed {
 
   private connect(now: number): void {
     if (this.closed || this.connecting || now - this.lastAttempt < FEED_TIMING.reconnectMs || !this.listen) return;
-    this.connecting = true;
     this.lastAttempt = now;
     const client = new Client({ connectionString: this.listen.url, application_name: 'netkeel-change-feed' });
     client.on('notification', (m) => this.heard(client, m.channel, m.payload ?? ''));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
-    void (async () => {
+    this.connecting = (async () => {
       try {
         await client.connect();
         await client.query(`LISTEN ${CHANGE_CHANNEL}`);
@@ -198,7 +198,7 @@ export class ChangeFeed {
         }
         await client.end().catch(() => undefined);
       } finally {
-        this.connecting = false;
+        this.connecting = undefined;
       }
     })();
   }

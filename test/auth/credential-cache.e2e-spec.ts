@@ -13,6 +13,8 @@ import { createUser, tokenFor } from '../support/users';
  * arrives, and not at all through a cache whose listener is gone. MySQL reads every time.
  */
 const LIST = '/api/users/users/?limit=1';
+/** A list the plain users of these tests may not read. */
+const FORBIDDEN = '/api/dcim/locations/';
 
 /** Runs SQL as another process would: on a connection of its own (PostgreSQL, MySQL). */
 async function outside(t: TestApp, text: string, params: unknown[] = []): Promise<unknown[]> {
@@ -127,6 +129,37 @@ eachDatabase('credential cache', (t) => {
     await t().get(LIST, key).expect(200);
   });
 
+  it("applies a user's permissions, groups and grants changed through the API at once", async () => {
+    const TENANTS = '/api/tenancy/tenants/?limit=1';
+    const key = await t().userWith('perm-cached', []);
+    const uid = (await t().get('/api/users/users/?username=perm-cached').expect(200)).body.results[0].id;
+    const group = (await t().post('/api/users/groups/', { name: 'tenant viewers' }).expect(201)).body;
+    const perm = (await t().post('/api/users/permissions/', { name: 'view tenants', object_types: ['tenancy.tenant'], actions: ['view'], groups: [group.id] }).expect(201)).body;
+    const allowed = async () => (await t().get(TENANTS, key)).status === 200;
+    // Served from the cache before each change, where there is one: a request the user may not
+    // make then costs no statement at all (neither the token nor the permissions are read).
+    const cached = async () => {
+      if (t().kind !== 'mysql') expect(await eventually(async () => (await t().countStatements(() => t().get(FORBIDDEN, key).expect(403))) === 0)).toBe(true);
+    };
+    await cached();
+    expect(await allowed()).toBe(false);
+    await t().patch(`/api/users/users/${uid}/`, { groups: [group.id] }).expect(200);
+    expect(await allowed()).toBe(true);
+    await cached();
+    await t().patch(`/api/users/permissions/${perm.id}/`, { enabled: false }).expect(200);
+    expect(await allowed()).toBe(false);
+    await t().patch(`/api/users/permissions/${perm.id}/`, { enabled: true }).expect(200);
+    expect(await allowed()).toBe(true);
+    await cached();
+    await t().patch(`/api/users/permissions/${perm.id}/`, { object_types: ['tenancy.tenantgroup'] }).expect(200);
+    expect(await allowed()).toBe(false);
+    await t().patch(`/api/users/permissions/${perm.id}/`, { object_types: ['tenancy.tenant'] }).expect(200);
+    expect(await allowed()).toBe(true);
+    await cached();
+    await t().del(`/api/users/groups/${group.id}/`).expect(204); // the membership and the grant go with it
+    expect(await allowed()).toBe(false);
+  });
+
   it('applies a revocation another process commits (PostgreSQL: when its notification arrives; MySQL: at once)', async () => {
     if (t().kind === 'pglite') return; // the process holding the data directory is its only writer
     const key = await tokenFor(t(), await aUser());
@@ -143,6 +176,15 @@ eachDatabase('credential cache', (t) => {
     await outside(t(), `UPDATE "users_user" SET "is_active" = $1 WHERE "id" = (SELECT "user_id" FROM "users_token" WHERE "key_hash" = $2)`, [false, hashTokenKey(other)]);
     if (t().kind === 'mysql') expect(await refused(other)).toBe(true);
     else expect(await eventually(() => refused(other))).toBe(true);
+
+    // A grant withdrawn by another process.
+    const viewer = await t().userWith('outside-viewer', [{ types: ['tenancy.tenant'], actions: ['view'] }]);
+    const TENANTS = '/api/tenancy/tenants/?limit=1';
+    if (t().kind === 'postgres') expect(await eventually(async () => (await t().countStatements(() => t().get(FORBIDDEN, viewer).expect(403))) === 0)).toBe(true);
+    await outside(t(), `DELETE FROM "users_objectpermission_users" WHERE "objectpermission_id" IN (SELECT "id" FROM "users_objectpermission" WHERE "name" = $1)`, ['outside-viewer-0']);
+    const denied = async () => (await t().get(TENANTS, viewer)).status === 403;
+    if (t().kind === 'mysql') expect(await denied()).toBe(true);
+    else expect(await eventually(denied)).toBe(true);
   });
 
   it('stops using the cache the moment its listener is gone, and uses it again once a new one hears (PostgreSQL)', async () => {

@@ -20,15 +20,15 @@ export interface CredentialStore {
 }
 
 export interface StoredPermission {
-  enabled: boolean;
-  objectTypes: string[];
-  actions: string[];
-  constraints: Constraint | Constraint[] | null;
+  readonly enabled: boolean;
+  readonly objectTypes: readonly string[];
+  readonly actions: readonly string[];
+  readonly constraints: Constraint | Constraint[] | null;
 }
 
 /** Object permissions granted to a user directly or through groups (the users app implements it). */
 export interface PermissionStore {
-  forUser(userId: string): Promise<StoredPermission[]>;
+  forUser(userId: string): Promise<readonly StoredPermission[]>;
 }
 
 export const CREDENTIAL_STORE = Symbol('CREDENTIAL_STORE');

@@ -6,7 +6,7 @@ import { ResourceRegistry } from '../resource/registry';
 import type { Constraint } from '../resource/fields';
 import { PERMISSION_STORE, PermissionStore, StoredPermission } from './auth.types';
 
-const loaded = new WeakMap<Principal, Promise<StoredPermission[]>>();
+const loaded = new WeakMap<Principal, Promise<readonly StoredPermission[]>>();
 
 /**
  * Object permissions: superusers may do everything; others need an enabled permission for the

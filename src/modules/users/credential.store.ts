@@ -11,6 +11,16 @@ import { parseJsonObject } from '../../core/resource/serialize/representer';
 
 type TokenCredential = { user: AuthUser; token: TokenInfo };
 
+const PERMISSION_TABLES = [
+  'users_user',
+  'users_group',
+  'users_user_groups',
+  'users_objectpermission',
+  'users_objectpermission_object_types',
+  'users_objectpermission_users',
+  'users_objectpermission_groups',
+];
+
 const toUser = (r: Row, prefix = ''): AuthUser => ({
   id: String(r[`${prefix}id`]),
   username: r[`${prefix}username`],
@@ -25,12 +35,17 @@ const toUser = (r: Row, prefix = ''): AuthUser => ({
 export class UsersCredentialStore implements CredentialStore, PermissionStore {
   /** Token credentials by key hash, while the tables they come from are unchanged (CREDENTIAL_CACHE). */
   private readonly tokens?: WatchedCache<string, TokenCredential>;
+  /** Users' permissions by user id, likewise. */
+  private readonly permissions?: WatchedCache<string, readonly StoredPermission[]>;
 
   constructor(
     private readonly db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    if (settings.CREDENTIAL_CACHE) this.tokens = db.feed.cache(['users_token', 'users_user'], { max: 10_000, ttlMs: 60_000 });
+    if (!settings.CREDENTIAL_CACHE) return;
+    this.tokens = db.feed.cache(['users_token', 'users_user'], { max: 10_000, ttlMs: 60_000 });
+    // Deleting a user or a group cascades to the link tables: their own statements name them.
+    this.permissions = db.feed.cache(PERMISSION_TABLES, { max: 10_000, ttlMs: 60_000 });
   }
 
   async byTokenKey(key: string): Promise<TokenCredential | null> {
@@ -83,8 +98,13 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
     await this.db.execute(sql`DELETE FROM ${ident('users_session')} WHERE ${ident('id_hash')} = ${idHash}`);
   }
 
-  /** Every enabled permission that reaches the user directly or through a group, in one statement. */
-  async forUser(userId: string): Promise<StoredPermission[]> {
+  /** Every enabled permission that reaches the user directly or through a group. */
+  async forUser(userId: string): Promise<readonly StoredPermission[]> {
+    return this.permissions ? ((await this.permissions.get(userId, () => this.loadPermissions(userId))) ?? []) : this.loadPermissions(userId);
+  }
+
+  /** One statement. Frozen: a cached list is shared by every request of the user. */
+  private async loadPermissions(userId: string): Promise<readonly StoredPermission[]> {
     const rows = await this.db.query(
       sql`SELECT p.${ident('id')} AS id, p.${ident('actions')} AS actions, p.${ident('constraints')} AS constraints, ot.${ident('content_type')} AS content_type
           FROM ${ident('users_objectpermission')} p
@@ -94,7 +114,7 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
             OR p.${ident('id')} IN (SELECT pg.${ident('objectpermission_id')} FROM ${ident('users_objectpermission_groups')} pg
                  JOIN ${ident('users_user_groups')} ug ON ug.${ident('group_id')} = pg.${ident('group_id')} WHERE ug.${ident('user_id')} = ${userId}))`,
     );
-    const byId = new Map<string, StoredPermission>();
+    const byId = new Map<string, { enabled: boolean; objectTypes: string[]; actions: string[]; constraints: StoredPermission['constraints'] }>();
     for (const r of rows) {
       const id = String(r.id);
       let p = byId.get(id);
@@ -106,7 +126,7 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
       }
       p.objectTypes.push(r.content_type);
     }
-    return [...byId.values()];
+    return Object.freeze([...byId.values()].map((p) => Object.freeze({ ...p, objectTypes: Object.freeze(p.objectTypes), actions: Object.freeze(p.actions) })));
   }
 }
 
