@@ -128,6 +128,11 @@ export class ChangeFeed {
     return w;
   }
 
+  /** Every table some cache watches (on PostgreSQL each needs its notify trigger: see the migration). */
+  get watchedTables(): string[] {
+    return [...this.byTable.keys()];
+  }
+
   cache<K, V>(tables: string[], opts: { max: number; ttlMs: number }): WatchedCache<K, V> {
     return new WatchedCache<K, V>(this.watch(tables), opts.max, opts.ttlMs);
   }

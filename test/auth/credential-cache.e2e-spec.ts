@@ -65,6 +65,14 @@ eachDatabase('credential cache', (t) => {
   beforeAll(() => t().get(LIST).expect(200));
   const aUser = async (extra: Record<string, unknown> = {}) => createUser(t(), `cached-${++n}`, { is_superuser: true, ...extra });
 
+  it('has a notify trigger on every table a cache watches (PostgreSQL)', async () => {
+    if (t().kind !== 'postgres') return;
+    const watched = t().db.feed.watchedTables;
+    expect(watched).toEqual(expect.arrayContaining(['users_token', 'users_user', 'users_objectpermission_users']));
+    const rows = await t().db.query<{ t: string }>(sql`SELECT tgrelid::regclass::text AS t FROM pg_trigger WHERE tgname LIKE ${'%_notify_change'}`);
+    expect(rows.map((r) => r.t).sort()).toEqual(expect.arrayContaining(watched.sort()));
+  });
+
   it('reads a token from the database once while nothing changes, on PGlite and PostgreSQL only', async () => {
     const key = await tokenFor(t(), await aUser());
     if (t().kind === 'mysql') {
