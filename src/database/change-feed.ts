@@ -14,7 +14,7 @@ const PING_CHANNEL = 'netkeel_ping';
  * committed before that ping has been heard. Pings go out every `pingMs` while caches are in use
  * (in the last `idleMs`); a listener whose pings stay unanswered `deadMs` is replaced.
  */
-export const FEED_TIMING = { pingMs: 500, trustMs: 2000, idleMs: 10_000, deadMs: 5000, reconnectMs: 1000 };
+const FEED_TIMING = { pingMs: 500, trustMs: 2000, idleMs: 10_000, deadMs: 5000, reconnectMs: 1000 };
 
 /**
  * How this process learns that rows of a watched table changed:
@@ -30,10 +30,7 @@ export type FeedMode = 'local' | 'notify' | 'none';
 export class TableWatch {
   /** Bumped on every change that may touch the tables (possibly more often). */
   generation = 0;
-  constructor(
-    readonly tables: readonly string[],
-    private readonly feed: ChangeFeed,
-  ) {}
+  constructor(private readonly feed: ChangeFeed) {}
 
   /** Whether a cache of these tables may be used now (every change until now has been heard). */
   trusted(): boolean {
@@ -123,7 +120,7 @@ export class ChangeFeed {
   ) {}
 
   watch(tables: string[]): TableWatch {
-    const w = new TableWatch(tables, this);
+    const w = new TableWatch(this);
     for (const t of tables) this.byTable.set(t, [...(this.byTable.get(t) ?? []), w]);
     return w;
   }
