@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { freshDatabase, testDatabases } from '../core/testing/servers';
+import { openDatabase } from './data-source.factory';
 import { Db, Executor } from './db';
 import { mysqlDialect, postgresDialect } from './dialect';
 import { ident, sql } from './sql';
@@ -83,5 +84,76 @@ describe.each(kinds)('Db transactions on %s', (kind) => {
     }).catch(() => undefined);
     expect(seen).toEqual([2, 3]);
     expect(await count()).toBe(2);
+  });
+});
+
+/**
+ * A transaction's work cut short by a failure (one branch of a Promise.all rejects while another
+ * goes on) must not leave statements running on its connection: the rollback waits for the one
+ * in flight, and a statement issued after the end is refused instead of running outside the
+ * transaction, on a connection back in the pool. On all three databases.
+ */
+describe.each(testDatabases())('Db transaction ends on %s', (kind) => {
+  let db: Db;
+  let close: () => Promise<void>;
+  const T = ident('db_spec_late');
+  const names = async () => (await db.query<{ name: string }>(sql`SELECT ${ident('name')} FROM ${T} ORDER BY ${ident('name')}`)).map((r) => r.name);
+  const insert = (exec: Executor, name: string) => exec.execute(sql`INSERT INTO ${T} (${ident('name')}) VALUES (${name})`);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  beforeAll(async () => {
+    if (kind === 'pglite') {
+      const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { entities: [], migrations: { postgres: [], mysql: [] } });
+      db = new Db(open.dataSource, open.dialect);
+      close = () => open.close();
+    } else {
+      const fresh = await freshDatabase(kind);
+      const ds = new DataSource(kind === 'postgres' ? { type: 'postgres', url: fresh.url, poolSize: 2 } : { type: 'mysql', url: fresh.url, poolSize: 2 });
+      await ds.initialize();
+      db = new Db(ds, kind === 'postgres' ? postgresDialect : mysqlDialect);
+      close = async () => {
+        await ds.destroy();
+        await fresh.drop();
+      };
+    }
+    await db.execute(sql`CREATE TABLE ${T} (${ident('name')} varchar(20) NOT NULL)`);
+  });
+  afterAll(async () => close?.());
+  beforeEach(() => db.execute(sql`DELETE FROM ${T}`));
+
+  it('rolls back only after the statement in flight, and refuses one issued after the end', async () => {
+    const late: Promise<PromiseSettledResult<unknown>[]>[] = [];
+    const failure = db.transaction(async (t) => {
+      await insert(t, 'a');
+      await Promise.all([
+        t.execute(sql`INSERT INTO ${ident('no_such_table')} (${ident('name')}) VALUES (${'x'})`),
+        (async () => {
+          // Queued behind the failing statement: runs (PostgreSQL refuses it: the transaction is
+          // aborted), then is rolled back.
+          await insert(t, 'b').catch(() => undefined);
+          await sleep(30);
+          late.push(Promise.allSettled([insert(t, 'c')])); // the transaction has ended by now
+        })(),
+      ]);
+    });
+    await expect(failure).rejects.toThrow();
+    await sleep(60);
+    const results = (await Promise.all(late)).flat();
+    expect(results.map((r) => r.status)).toEqual(['rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toContain('after its transaction ended');
+    expect(await names()).toEqual([]);
+    // The connection went back to the pool clean: the next transaction commits normally.
+    await db.transaction((t) => insert(t, 'e'));
+    expect(await names()).toEqual(['e']);
+  });
+
+  it('commits after a statement the work started and did not wait for', async () => {
+    let pending: Promise<unknown> | undefined;
+    await db.transaction(async (t) => {
+      await insert(t, 'a');
+      pending = insert(t, 'b'); // not awaited by the work
+    });
+    await pending;
+    expect(await names()).toEqual(['a', 'b']);
   });
 });

@@ -106,10 +106,15 @@ export class Db implements Executor {
     this.open++;
     try {
       const result = await this.current.run(tx, () => fn(tx));
+      await tx.end();
       await qr.commitTransaction();
       this.statements++;
       return result;
     } catch (err) {
+      // A statement the work started and did not wait for (one branch of a Promise.all that
+      // another branch's failure cut short) may still be running on the connection: the
+      // rollback waits for it, and anything the work issues after this point is refused.
+      await tx.end();
       if (qr.isTransactionActive) {
         await qr.rollbackTransaction().catch(() => undefined);
         this.statements++;
@@ -124,6 +129,13 @@ export class Db implements Executor {
   }
 }
 
+/** A statement issued through a transaction that has already committed or rolled back. */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super('statement issued after its transaction ended');
+  }
+}
+
 /**
  * One open transaction: a single connection, so its statements run one after another even when
  * the engine issues them concurrently (Promise.all over related loads).
@@ -133,12 +145,26 @@ class Tx implements Executor {
   /** Watched tables this transaction may have changed. */
   readonly touched = new Set<TableWatch>();
   private queue: Promise<unknown> = Promise.resolve();
+  private ended = false;
   constructor(private readonly db: Db, private readonly qr: QueryRunner) {}
   get dialect() {
     return this.db.dialect;
   }
+  /**
+   * Waits for every statement issued so far, then refuses new ones: the connection is about to
+   * commit or roll back, and then goes back to the pool, where a late statement would run
+   * outside the transaction, on a connection another request may hold.
+   */
+  async end(): Promise<void> {
+    for (let last = this.queue; ; last = this.queue) {
+      await last;
+      if (last === this.queue) break;
+    }
+    this.ended = true;
+  }
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
+    const guarded = () => (this.ended ? Promise.reject(new TransactionEndedError()) : fn());
+    const next = this.queue.then(guarded, guarded);
     this.queue = next.catch(() => undefined);
     return next;
   }
