@@ -1,3 +1,7 @@
+// Every representation the suites' requests encode is compared with JSON.stringify's text
+// (src/core/resource/serialize/json-encoder.ts); the workers inherit this.
+process.env.NETKEEL_VERIFY_JSON_ENCODER = '1';
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',

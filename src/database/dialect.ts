@@ -11,6 +11,11 @@ export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'de
  */
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * Ids read from uuid columns are always in the canonical form (PostgreSQL's uuid type); false
+   * where they are text columns (MySQL's char(36)), which hold whatever was written to them.
+   */
+  readonly typedUuids: boolean;
   render(fragment: Sql): { text: string; params: unknown[] };
   /** Case-insensitive LIKE with a pattern that is already escaped. */
   ilike(expr: Sql, pattern: string): Sql;
@@ -101,6 +106,7 @@ const icu = (e: Sql | string): Sql => sql`(CAST(${e} AS text) COLLATE "und-x-icu
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  typedUuids: true,
   render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`, true),
   // Text columns are COLLATE "C" (ordering identical to MariaDB's utf8mb4_bin), whose case
   // folding is ASCII only; case-insensitive forms fold through ICU's root locale instead, so
@@ -142,6 +148,7 @@ const MY_TYPES: Record<ColumnType, string> = {
 
 export const mysqlDialect: Dialect = {
   name: 'mysql',
+  typedUuids: false,
   render: (f) => renderWith(f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?', false),
   // Text columns use a binary collation (case-sensitive like PostgreSQL), so the
   // case-insensitive forms lower both sides explicitly.

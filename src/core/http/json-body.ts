@@ -1,3 +1,5 @@
+import { encoderOf } from '../resource/serialize/json-encoder';
+
 /**
  * A JSON response body as a list of byte chunks whose concatenation equals
  * `Buffer.from(JSON.stringify(value))`.
@@ -38,10 +40,12 @@ class Chunks {
 
   array(items: unknown[]): this {
     this.text('[');
+    // Representations of one batch come with an encoder compiled for their keys.
+    const encode = encoderOf(items);
     items.forEach((item, i) => {
       if (i) this.text(',');
       // In an array, what JSON.stringify cannot represent is written as null.
-      this.text(JSON.stringify(item) ?? 'null');
+      this.text(encode ? encode(item as Record<string, unknown>) : (JSON.stringify(item) ?? 'null'));
     });
     this.text(']');
     return this;

@@ -6,6 +6,7 @@ import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
 import { scopeCondition } from '../query/scope';
 import { Ancestry, loadAncestry } from '../query/tree';
+import { compileEncoder, Encoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { readScalar, slugify } from './values';
 import { formatDateTime } from '../query/values';
 
@@ -64,6 +65,8 @@ interface Batch {
   type: string;
   /** Every key of this batch's representations, in order (set by the first one made). */
   template?: Obj;
+  /** The JSON encoder of a root batch's representations (set with the template). */
+  encode?: Encoder;
 }
 
 export const ref = (ctx: RequestContext, def: ResourceDefinition, id: string): Obj => ({
@@ -85,7 +88,8 @@ export class Representer {
 
   async represent(def: ResourceDefinition, rows: Row[], opts: ReadOptions): Promise<Obj[]> {
     const batch = await this.load(def, rows, opts.depth, true, opts);
-    return rows.map((r) => this.serialize(batch, r, opts));
+    const out = rows.map((r) => this.serialize(batch, r, opts));
+    return withEncoder(out, batch.encode);
   }
 
   /** Fields visible in the request's API version. */
@@ -405,7 +409,37 @@ export class Representer {
     if (b.root && opts.include?.has('relationships')) out.relationships = {};
     if (b.template) return out;
     b.template = Object.fromEntries(Object.keys(out).map((k) => [k, null]));
+    if (b.root) b.encode = compileEncoder(Object.keys(out), this.valueKinds(b));
     return { ...out };
+  }
+
+  /**
+   * What each key of a batch's representations holds, for its JSON encoder: the strings this
+   * class builds from ids of typed uuid columns, URLs and timestamps need no escaping (a list URL
+   * carrying the request's host is checked once), and a foreign key at depth 0 is a reference.
+   */
+  private valueKinds(b: Batch): Record<string, ValueKind> {
+    const typed = this.exec.dialect.typedUuids;
+    const urls = typed && isPlain(b.listUrl);
+    const standard: Record<string, boolean> = {
+      id: typed,
+      object_type: isPlain(b.type),
+      url: urls,
+      notes_url: urls,
+      created: true,
+      last_updated: true,
+    };
+    const kinds: Record<string, ValueKind> = {};
+    // A model field of the same name (none today) would hold what its row holds: left to 'any'.
+    for (const [key, plain] of Object.entries(standard)) if (plain && !(key in b.def.fields)) kinds[key] = 'plain';
+    if (b.depth === 0 && typed) {
+      for (const f of b.shown) {
+        if (f.kind !== 'fk') continue;
+        const target = f.target();
+        if (isPlain(this.ctx.listUrl(target))) kinds[f.name] = { ref: objectType(target) };
+      }
+    }
+    return kinds;
   }
 }
 

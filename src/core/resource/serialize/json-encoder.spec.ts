@@ -1,0 +1,49 @@
+import { compileEncoder, encoderOf, ValueKind, withEncoder } from './json-encoder';
+
+/** The compiled encoder writes what JSON.stringify writes, for every kind of value. */
+describe('compileEncoder', () => {
+  const kinds: Record<string, ValueKind> = { id: 'plain', url: 'plain', status: { ref: 'extras.status' }, when: 'plain' };
+  const keys = ['id', 'url', 'status', 'display', 'n', 'flag', 'nested', 'list', 'when', 'gone'];
+  const encode = compileEncoder(keys, kinds)!;
+  const base = {
+    id: '1c67866c-ca05-47c2-b546-a75fbb76519a',
+    url: 'http://h/api/x/1c67866c-ca05-47c2-b546-a75fbb76519a/',
+    status: { id: 'e45cd7cf-e0b3-4131-b7d6-461e91f034eb', object_type: 'extras.status', url: 'http://h/api/extras/statuses/e45cd7cf-e0b3-4131-b7d6-461e91f034eb/' },
+    display: 'plain text',
+    n: 4,
+    flag: true,
+    nested: { value: 'host', label: 'Host' },
+    list: [1, 'two', null],
+    when: '2026-11-24T07:10:13.379000Z',
+    gone: undefined as unknown,
+  };
+
+  const cases: [string, Record<string, unknown>][] = [
+    ['plain values', base],
+    ['strings that need escaping', { ...base, display: 'a "quoted" \\ back\nslash\t\u0001 é → 😀', nested: { label: 'x"y' } }],
+    ['a lone surrogate', { ...base, display: 'bad \ud800 half' }],
+    ['null references and values', { ...base, status: null, display: null, nested: null, when: null }],
+    ['numbers JSON has no literal for', { ...base, n: Number.NaN, list: [Infinity, -0] }],
+    ['values left out (undefined, functions)', { ...base, display: undefined, n: () => 1, gone: undefined }],
+    ['a value with toJSON', { ...base, nested: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }],
+    ['a plain key holding a non-string', { ...base, url: 7, when: undefined }],
+    ['a reference key holding something else', { ...base, status: 'text' }],
+  ];
+  it.each(cases)('%s', (_, item) => {
+    expect(encode(item)).toBe(JSON.stringify(item));
+  });
+
+  it('gives the same function for the same keys and kinds', () => {
+    expect(compileEncoder([...keys], { ...kinds })).toBe(encode);
+    expect(compileEncoder(keys, { ...kinds, when: 'any' })).not.toBe(encode);
+  });
+
+  it('travels with a list, not with a list made from it', () => {
+    const list = withEncoder([base], encode);
+    expect(encoderOf(list)).toBe(encode);
+    expect(Object.keys(list)).toEqual(['0']);
+    expect(JSON.stringify(list)).toBe(JSON.stringify([base]));
+    expect(encoderOf(list.map((x) => x))).toBeUndefined();
+    expect(encoderOf([...list])).toBeUndefined();
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * JSON text for a batch of representations that share their keys, faster than JSON.stringify.
+ *
+ * Every representation of a batch has the same keys in the same order (Representer), and the
+ * representer knows what each key can hold: a string it built itself from parts that need no
+ * escaping (ids of typed uuid columns, URLs, timestamps), a reference `{id, object_type, url}`,
+ * or anything. An encoder compiled for those keys writes the constant parts (the keys, the object
+ * types) as they are and skips the escape check where nothing can need it: about twice as fast as
+ * JSON.stringify on a page of addresses or locations. Anything else goes through JSON.stringify,
+ * value by value, so the text is the same.
+ *
+ * A list of representations carries its encoder under JSON_ENCODER (json-body reads it); a list
+ * made from it (map, filter, spread) does not, and is stringified as usual. With
+ * NETKEEL_VERIFY_JSON_ENCODER=1 (the test suite sets it) every object encoded is compared with
+ * JSON.stringify's text, and a difference is an error.
+ */
+
+/** What a key of a representation can hold. */
+export type ValueKind =
+  /** A string (or null) that needs no escaping: built by netkeel from such parts. */
+  | 'plain'
+  /** null, or a reference built by the representer: its id and url are plain, its type is `ref`. */
+  | { ref: string }
+  /** Anything JSON.stringify accepts. */
+  | 'any';
+
+/** Encodes one representation of a batch. */
+export type Encoder = (item: Record<string, unknown>) => string;
+
+/** Where a list of representations keeps the encoder of its items. */
+export const JSON_ENCODER = Symbol('netkeel.jsonEncoder');
+
+const VERIFY = process.env.NETKEEL_VERIFY_JSON_ENCODER === '1';
+
+/** Characters JSON.stringify would escape, and surrogates (lone ones are escaped too). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** True when `s` is written in JSON as itself between quotes. */
+export function isPlain(s: string): boolean {
+  return !NEEDS_ESCAPE.test(s);
+}
+
+function str(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** A value as JSON.stringify writes it inside an object; undefined: the key is left out. */
+function any(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return str(v);
+    case 'number':
+      return Number.isFinite(v) ? `${v}` : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      return v === null ? 'null' : JSON.stringify(v);
+  }
+}
+
+function plain(v: unknown): string | undefined {
+  return typeof v === 'string' ? `"${v}"` : any(v);
+}
+
+/** Compiled encoders by their source: the same keys and kinds give the same (warmed-up) function. */
+const compiled = new Map<string, Encoder>();
+const MAX_COMPILED = 1000;
+
+/** An encoder for objects with exactly these keys in this order (the first always present). */
+export function compileEncoder(keys: string[], kinds: Record<string, ValueKind>): Encoder | undefined {
+  if (!keys.length) return undefined;
+  const parts = keys.map((key, i) => {
+    const kind = kinds[key] ?? 'any';
+    const value = `o[${JSON.stringify(key)}]`;
+    const name = JSON.stringify(key);
+    const prefix = (i ? ',' : '{') + name + ':';
+    if (i === 0) return `${JSON.stringify(prefix)} + (${kind === 'plain' ? 'plain' : 'any'}(${value}) ?? 'null')`;
+    if (kind === 'plain') return `(typeof (v = ${value}) === 'string' ? ${JSON.stringify(`${prefix}"`)} + v + '"' : (v = any(v)) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
+    if (typeof kind === 'object' && isPlain(kind.ref)) {
+      const type = JSON.stringify(`","object_type":"${kind.ref}","url":"`);
+      const other = `(v = any(v)) === undefined ? '' : ${JSON.stringify(prefix)} + v`;
+      return `((v = ${value}) !== null && typeof v === 'object' ? ${JSON.stringify(`${prefix}{"id":"`)} + v.id + ${type} + v.url + '"}' : ${other})`;
+    }
+    return `((v = any(${value})) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
+  });
+  const source = `return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`;
+  let encode = compiled.get(source);
+  if (!encode) {
+    encode = new Function('plain', 'any', source)(plain, any) as Encoder;
+    if (VERIFY) encode = verified(encode);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(source, encode);
+  }
+  return encode;
+}
+
+function verified(encode: Encoder): Encoder {
+  return (item) => {
+    const text = encode(item);
+    const expected = JSON.stringify(item);
+    if (text !== expected) throw new Error(`JSON encoder differs from JSON.stringify:\n${text}\n${expected}`);
+    return text;
+  };
+}
+
+/** Marks a list of representations with the encoder of its items (kept off its enumerable keys). */
+export function withEncoder<T extends object[]>(list: T, encode: Encoder | undefined): T {
+  if (encode) Object.defineProperty(list, JSON_ENCODER, { value: encode });
+  return list;
+}
+
+/** The encoder a list carries, if any. */
+export function encoderOf(list: unknown[]): Encoder | undefined {
+  return (list as { [JSON_ENCODER]?: Encoder })[JSON_ENCODER];
+}
