@@ -66,13 +66,31 @@ function plain(v: unknown): string | undefined {
   return typeof v === 'string' ? `"${v}"` : any(v);
 }
 
-/** Compiled encoders by their source: the same keys and kinds give the same (warmed-up) function. */
+/** Compiled encoders by their keys and kinds: the same ones give the same (warmed-up) function. */
 const compiled = new Map<string, Encoder>();
 const MAX_COMPILED = 1000;
 
 /** An encoder for objects with exactly these keys in this order (the first always present). */
 export function compileEncoder(keys: string[], kinds: Record<string, ValueKind>): Encoder | undefined {
   if (!keys.length) return undefined;
+  // Looked up by a short signature first: building the source costs more than a request's worth
+  // of small pages can spare.
+  let signature = '';
+  for (const key of keys) {
+    const kind = kinds[key] ?? 'any';
+    signature += `${key}\u0000${typeof kind === 'object' ? `ref ${kind.ref}` : kind}\u0000`;
+  }
+  let encode = compiled.get(signature);
+  if (!encode) {
+    encode = build(keys, kinds);
+    if (VERIFY) encode = verified(encode);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(signature, encode);
+  }
+  return encode;
+}
+
+function build(keys: string[], kinds: Record<string, ValueKind>): Encoder {
   const parts = keys.map((key, i) => {
     const kind = kinds[key] ?? 'any';
     const value = `o[${JSON.stringify(key)}]`;
@@ -87,15 +105,7 @@ export function compileEncoder(keys: string[], kinds: Record<string, ValueKind>)
     }
     return `((v = any(${value})) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
   });
-  const source = `return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`;
-  let encode = compiled.get(source);
-  if (!encode) {
-    encode = new Function('plain', 'any', source)(plain, any) as Encoder;
-    if (VERIFY) encode = verified(encode);
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(source, encode);
-  }
-  return encode;
+  return new Function('plain', 'any', `return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any) as Encoder;
 }
 
 function verified(encode: Encoder): Encoder {
