@@ -460,27 +460,36 @@ export function parseJsonObject(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Natural key values of a row: scalars as stored, foreign keys by the target's name, trees by ancestry. */
-export function naturalKeyValues(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext): unknown[] {
-  if (def.tree) return [row.name, ...[...h.ancestors].reverse()];
-  return def.naturalKey.flatMap((name) => {
-    const f = def.fields[name];
-    if (!f) return [row[name]];
-    if (f.kind === 'fk') {
-      const r = h.related(name);
-      return [r ? (r.name ?? r.id) : null];
-    }
-    if (f.kind === 'composite' || f.kind === 'computed') return [f.read(row, ctx)];
-    if (f.kind === 'scalar') return [row[f.column]];
-    return [];
-  });
+/** One natural key value of a row: a scalar as stored, a foreign key by the target's name. */
+function naturalKeyValue(def: ResourceDefinition, name: string, row: Row, h: DisplayHelpers, ctx: RequestContext): unknown {
+  const f = def.fields[name];
+  if (!f) return row[name];
+  if (f.kind === 'fk') {
+    const r = h.related(name);
+    return r ? (r.name ?? r.id) : null;
+  }
+  if (f.kind === 'composite' || f.kind === 'computed') return f.read(row, ctx);
+  if (f.kind === 'scalar') return row[f.column];
+  return null;
 }
 
+/** A natural key value's slug and its separator; nothing for a missing value. */
+const slugPart = (v: unknown): string => (v === null || v === undefined ? '' : `${slugify(v)}_`);
+
+/**
+ * The slugs of the natural key values (a tree: the name, then the ancestors from the nearest up),
+ * each followed by `_`, then the first four characters of the id. Built as one string: a page
+ * makes one per object.
+ */
 function naturalSlug(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext): string {
   const id = String(row.id);
   if (def.naturalKey.length === 1 && def.naturalKey[0] === 'id') return `${slugify(id)}_${id.slice(0, 4)}`;
-  const parts = naturalKeyValues(def, row, h, ctx)
-    .filter((v) => v !== null && v !== undefined)
-    .map(slugify);
-  return [...parts, id.slice(0, 4)].join('_');
+  let out = '';
+  if (def.tree) {
+    out = slugPart(row.name);
+    for (let i = h.ancestors.length - 1; i >= 0; i--) out += slugPart(h.ancestors[i]);
+  } else {
+    for (const name of def.naturalKey) out += slugPart(naturalKeyValue(def, name, row, h, ctx));
+  }
+  return out + id.slice(0, 4);
 }
