@@ -130,7 +130,7 @@ export class Db implements Executor {
 }
 
 /** A statement issued through a transaction that has already committed or rolled back. */
-export class TransactionEndedError extends Error {
+class TransactionEndedError extends Error {
   constructor() {
     super('statement issued after its transaction ended');
   }

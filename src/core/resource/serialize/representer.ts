@@ -63,7 +63,7 @@ interface Batch {
   shown: Field[];
   listUrl: string;
   type: string;
-  /** Every key of this batch's representations, in order (set by the first one made). */
+  /** Every key of this batch's representations, in order (set by the first one made, when there are several). */
   template?: Obj;
   /** The JSON encoder of a root batch's representations (set with the template). */
   encode?: Encoder;
@@ -407,7 +407,8 @@ export class Representer {
     // the blocks are present and empty when asked for, as the reference shows them.
     if (b.root && opts.include?.has('computed_fields')) out.computed_fields = {};
     if (b.root && opts.include?.has('relationships')) out.relationships = {};
-    if (b.template) return out;
+    // One object (a detail, a single write, a nested batch of one) has nothing to share them with.
+    if (b.template || b.rows.length < 2) return out;
     b.template = Object.fromEntries(Object.keys(out).map((k) => [k, null]));
     if (b.root) b.encode = compileEncoder(Object.keys(out), this.valueKinds(b));
     return { ...out };
