@@ -88,7 +88,7 @@ export class Settings {
   @Transform(toInt) @IsInt() @Min(1024)
   MAX_BODY_SIZE = 10 * 1024 * 1024;
 
-  /** How long definitions that rarely change (custom fields) are cached; another process's change shows within it. */
+  /** How long definitions that rarely change (custom fields) are cached where other processes' changes cannot be heard (MySQL): they show within it. */
   @Transform(toInt) @IsInt() @Min(0)
   DEFINITION_CACHE_SECONDS = 2;
 

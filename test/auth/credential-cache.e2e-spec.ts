@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
-import { Client } from 'pg';
 import { generateTokenKey, hashTokenKey } from '../../src/core/auth/passwords';
 import { eachDatabase, TestApp } from '../../src/core/testing/harness';
 import { ident, sql } from '../../src/database/sql';
+import { eventually, outside, sleep } from '../support/outside';
 import { createUser, tokenFor } from '../support/users';
 
 /**
@@ -15,40 +14,6 @@ import { createUser, tokenFor } from '../support/users';
 const LIST = '/api/users/users/?limit=1';
 /** A list the plain users of these tests may not read. */
 const FORBIDDEN = '/api/dcim/locations/';
-
-/** Runs SQL as another process would: on a connection of its own (PostgreSQL, MySQL). */
-async function outside(t: TestApp, text: string, params: unknown[] = []): Promise<unknown[]> {
-  if (t.kind === 'postgres') {
-    const c = new Client({ connectionString: t.url });
-    await c.connect();
-    try {
-      return (await c.query(text, params)).rows;
-    } finally {
-      await c.end();
-    }
-  }
-  const c = await createConnection({ uri: t.url });
-  try {
-    const ordered: unknown[] = [];
-    const mysqlText = text.replace(/\$(\d+)/g, (_, i) => (ordered.push(params[Number(i) - 1]), '?')).replace(/"/g, '`');
-    const [rows] = await c.query(mysqlText, ordered);
-    return rows as unknown[];
-  } finally {
-    await c.end();
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Retries `check` until it holds or `ms` passed; returns whether it held. */
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > until) return false;
-    await sleep(50);
-  }
-}
 
 eachDatabase('credential cache', (t) => {
   const cost = (key: string) => t().countStatements(() => t().get(LIST, key).expect(200));

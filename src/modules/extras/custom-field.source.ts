@@ -4,32 +4,43 @@ import type { Settings } from '../../config/settings';
 import type { RequestContext } from '../../core/context';
 import type { CustomFieldDefinition, CustomFieldSource } from '../../core/resource/custom-fields';
 import { ResourceRegistry } from '../../core/resource/registry';
+import { Db } from '../../database/db';
+import type { TableWatch } from '../../database/change-feed';
 import { ident, sql } from '../../database/sql';
 import { toDefinition } from './resources/custom-field.resource';
 import { append } from '../../core/collections';
 
-let version = 0;
+/** The tables custom field definitions are read from (each has its notify trigger on PostgreSQL). */
+export const CUSTOM_FIELD_TABLES = ['extras_customfield', 'extras_customfield_content_types', 'extras_customfieldchoice'];
 
-/** Called by every custom field and choice write: this process reloads at once. */
-export function customFieldsChanged(): void {
-  version++;
-}
+/** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
+const TRUSTED_TTL_MS = 60_000;
 
 /**
- * Custom fields with their choices, by content type: one statement, cached for a moment so a
- * list request does not pay for definitions that almost never change.
+ * Custom fields with their choices, by content type: one statement, kept between requests so a
+ * list does not pay for definitions that almost never change.
+ *
+ * The definitions are dropped whenever a statement of this process may have changed their
+ * tables, before it runs and again once its transaction ended (the `Db` gateway reports it to
+ * the change feed), so a request sees what an earlier one committed, even when a read raced
+ * the write and stored what it read before the commit. Changes other processes commit: heard
+ * through PostgreSQL's notifications while the feed is trusted; otherwise (MySQL, a listener
+ * that is down) definitions are read again after DEFINITION_CACHE_SECONDS.
  */
 @Injectable()
 export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit {
-  private cached: { at: number; version: number; value: Map<string, CustomFieldDefinition[]> } | null = null;
+  private cached: { at: number; generation: number; value: Map<string, CustomFieldDefinition[]> } | null = null;
 
   private readonly ttlMs: number;
+  private readonly watch: TableWatch;
 
   constructor(
     private readonly registry: ResourceRegistry,
+    db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
     this.ttlMs = settings.DEFINITION_CACHE_SECONDS * 1000;
+    this.watch = db.feed.watch(CUSTOM_FIELD_TABLES);
   }
 
   onModuleInit(): void {
@@ -38,10 +49,15 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
 
   async byType(ctx: RequestContext): Promise<Map<string, CustomFieldDefinition[]>> {
     const c = this.cached;
-    if (c && c.version === version && Date.now() - c.at < this.ttlMs) return c.value;
-    const started = version;
+    if (c && c.generation === this.watch.generation) {
+      const age = Date.now() - c.at;
+      if (age < this.ttlMs || (age < TRUSTED_TTL_MS && this.watch.trusted())) return c.value;
+    }
+    const generation = this.watch.generation;
+    const at = Date.now();
     const value = await this.load(ctx);
-    this.cached = { at: Date.now(), version: started, value };
+    // What was read while a change was under way may predate it: used for this request only.
+    if (generation === this.watch.generation) this.cached = { at, generation, value };
     return value;
   }
 

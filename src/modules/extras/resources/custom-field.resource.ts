@@ -1,7 +1,6 @@
 import { CustomFieldDefinition, validateCustomFieldValue } from '../../../core/resource/custom-fields';
 import { defineResource, objectType, WriteContext } from '../../../core/resource/definition';
 import { ConflictError } from '../../../core/resource/errors';
-import { customFieldsChanged } from '../custom-field.source';
 import { field } from '../../../core/resource/fields';
 import { checkRegex } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
@@ -124,14 +123,12 @@ export const customFieldResource = defineResource({
     return errors;
   },
   async afterSave(_ids, w, states) {
-    customFieldsChanged();
     for (const s of states) {
       const types = await s.linked('content_types');
       await syncStoredValues(w, String(s.values.key), types, parseDefault(s.values.default));
     }
   },
   async beforeDelete(rows, w) {
-    customFieldsChanged();
     for (const r of rows) await syncStoredValues(w, String(r.key), [], null);
   },
 });
@@ -189,8 +186,6 @@ export const customFieldChoiceResource = defineResource({
     const inUse = await choiceInUse(exec, ctx, String(s.existing.custom_field_id), String(s.existing.value));
     if (inUse) return { value: [`Cannot change choice "${s.existing.value}": objects still use it.`] };
   },
-  afterSave: () => customFieldsChanged(),
-  afterDelete: () => customFieldsChanged(),
   async beforeDelete(rows, { exec, ctx }) {
     for (const r of rows) {
       if (await choiceInUse(exec, ctx, String(r.custom_field_id), String(r.value))) {
