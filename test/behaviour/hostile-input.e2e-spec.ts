@@ -1,0 +1,213 @@
+import { eachDatabase } from '../../src/core/testing/harness';
+import { ResourceRegistry } from '../../src/core/resource/registry';
+import { ident, join, Sql, sql } from '../../src/database/sql';
+
+/**
+ * Whatever a client sends, the answer is a response with a JSON body: 2xx, or a 4xx that
+ * changed nothing; never a 5xx. Every list the API root leads to is swept (a model added later
+ * is swept too), with filter values, written values, bodies and ids that are wrong in the ways
+ * clients get them wrong: wrong types, out-of-range numbers, malformed addresses and dates,
+ * control characters, very long text, unbalanced regular expressions, and structures where
+ * scalars belong.
+ */
+
+/** Filter values: each list is filtered by each of its fields with a few of these. */
+const FILTER_VALUES = ['', 'null', 'x'.repeat(3000), '\u0000', '(', '\\', '-1', '99999999999999999999', '1e309', '2020-13-45', '10.0.0.0/33', '::/129', 'not-a-uuid', '00000000-0000-0000-0000-000000000000', '😀'];
+/** Lookups tried with a few of them. */
+const LOOKUPS = ['__n', '__re', '__gte', '__isnull', '__net_contained', '__in'];
+const LOOKUP_VALUES = ['(', '-1', 'not-a-uuid', '10.0.0.0/33'];
+/** Query parameters every list has. */
+const COMMON_PARAMS = ['id', 'q', 'limit', 'offset', 'sort', 'depth', 'created', 'last_updated', 'tag', 'cf_sel', 'cf_missing', 'exclude_m2m', 'include', 'api_version', 'format', 'brief'];
+
+/** Values written into one field of an otherwise valid object. */
+const FIELD_VALUES: unknown[] = [
+  null, true, -1, 1.5, 2 ** 63, 1e300, '', 'x'.repeat(5000), '\u0000', '😀'.repeat(200), [], [null], [[]], {}, { id: 'nope' }, { name: 'nope' }, { a: { b: 1 } },
+  '00000000-0000-0000-0000-000000000000', 'http://example.invalid/api/dcim/locations/00000000-0000-0000-0000-000000000000/', '10.0.0.1/40', { value: null },
+];
+/** Whole bodies, as raw text. */
+const BODIES = ['', '{', 'null', '1', '"x"', '[1]', '[null]', '[[]]', '{"id":[]}', '[{"id":{}}]', '[{},{}]', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}'];
+/** Ids in detail URLs. */
+const IDS = ['nope', '00000000-0000-0000-0000-000000000000', '%00', '..', 'a'.repeat(500), '%E0%A4%A', '1;2;3'];
+
+/** The tables whose fingerprint differs. */
+function diff(before: string, after: string): string {
+  const b = JSON.parse(before) as unknown[];
+  return (JSON.parse(after) as unknown[]).filter((r, i) => JSON.stringify(r) !== JSON.stringify(b[i])).map((r) => JSON.stringify(r)).join(' ');
+}
+
+/**
+ * `count` of `values`, a different few for each (list, parameter) pair: the sweep stays short, and
+ * across lists and fields every value meets every kind of field (text, numbers, choices, related
+ * objects, addresses, lists).
+ */
+function some<T>(values: readonly T[], seed: number, count: number): T[] {
+  return Array.from({ length: Math.min(count, values.length) }, (_, k) => values[(seed * count + k) % values.length]);
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+eachDatabase('hostile input', (t) => {
+  let lists: string[] = [];
+  const seen: string[] = [];
+  const fail = (what: string, a: Answer) => seen.push(`${what} -> ${a.status} ${JSON.stringify(a.body)?.slice(0, 200)}`);
+
+  /** Row count and latest change of every table the resources keep (links included): one statement. */
+  let fingerprintSql: Sql;
+  const fingerprint = async () => JSON.stringify(await t().db.query(fingerprintSql));
+
+  const send = async (method: 'get' | 'post' | 'put' | 'patch' | 'del' | 'options', path: string, body?: string | object): Promise<Answer> => {
+    let r = method === 'get' || method === 'options' ? t()[method](path) : t()[method](path);
+    if (typeof body === 'string') r = r.set('Content-Type', 'application/json').send(body);
+    else if (body !== undefined) r = r.send(body);
+    const res = await r;
+    return { status: res.status, body: res.body };
+  };
+  /** The fingerprint after the last write, while no write has succeeded since. */
+  let known: string | undefined;
+  /** A write: a 2xx, or a 4xx with a JSON body and no change to the database. */
+  const write = async (method: 'post' | 'put' | 'patch' | 'del', path: string, body?: string | object, label?: string): Promise<boolean> => {
+    const before = known ?? (await fingerprint());
+    known = undefined;
+    const a = await send(method, path, body);
+    const what = `${method.toUpperCase()} ${path} ${label ?? (typeof body === 'string' ? body : JSON.stringify(body)?.slice(0, 120))}`;
+    if (a.status >= 200 && a.status < 300) return true;
+    if (a.status >= 500 || a.status < 200) fail(what, a);
+    else if (!a.body || typeof a.body !== 'object') fail(`${what} (no JSON body)`, a);
+    else {
+      const after = await fingerprint();
+      if (after !== before) fail(`${what} (changed the database: ${diff(before, after)})`, a);
+      known = after;
+    }
+    return false;
+  };
+  const read = async (path: string) => {
+    const a = await send('get', path);
+    if (a.status >= 500 || (a.status !== 200 && (!a.body || typeof a.body !== 'object'))) fail(`GET ${path}`, a);
+  };
+  /** The writable fields of a list (OPTIONS), and an object of it that the sweep may change. */
+  const shape = async (list: string) => {
+    const fields = Object.keys((await t().options(list).expect(200)).body.actions?.POST ?? {});
+    const results: Record<string, unknown>[] = (await t().get(`${list}?limit=1000&depth=0`).expect(200)).body.results;
+    // Never the superuser the sweep authenticates as, nor its token.
+    const target = results.find((o) => String(o.display).includes('victim')) ?? results.find((o) => !list.startsWith('/api/users/'));
+    return { fields, target };
+  };
+
+  beforeAll(async () => {
+    const root = (await t().get('/api/').expect(200)).body as Record<string, string>;
+    for (const [app, url] of Object.entries(root)) {
+      if (app === 'status') continue;
+      const appRoot = (await t().get(new URL(url).pathname).expect(200)).body as Record<string, string>;
+      lists.push(...Object.values(appRoot).map((u) => new URL(u).pathname));
+    }
+    lists = lists.sort();
+
+    const tables = new Set<string>();
+    for (const def of t().app.get(ResourceRegistry).all()) {
+      tables.add(def.table);
+      for (const f of Object.values(def.fields)) if (f.kind === 'm2m' || f.kind === 'contentTypes') tables.add(f.through.table);
+    }
+    const resourceTables = new Set(t().app.get(ResourceRegistry).all().map((d) => d.table));
+    const counts = [...tables].map((table) => sql`SELECT ${table} AS t, COUNT(*) AS n, ${resourceTables.has(table) ? sql`MAX(${ident('last_updated')})` : sql`NULL`} AS u FROM ${ident(table)}`);
+    fingerprintSql = sql`SELECT * FROM (${join(counts, ' UNION ALL ')}) f ORDER BY t`;
+
+    // One or two objects of each model, with relations set, so writes reach their deeper rules.
+    const post = async (path: string, body: object) => (await t().post(path, body).expect(201)).body;
+    const site = await post('/api/dcim/location-types/', { name: 'Site', nestable: true, content_types: ['ipam.prefix', 'ipam.vlan'] });
+    const room = await post('/api/dcim/location-types/', { name: 'Room', parent: site.id });
+    const group = await post('/api/tenancy/tenant-groups/', { name: 'Group' });
+    const tenant = await post('/api/tenancy/tenants/', { name: 'Tenant', tenant_group: group.id });
+    const location = await post('/api/dcim/locations/', { name: 'Paris', location_type: site.id, status: 'Active', tenant: tenant.id });
+    await post('/api/dcim/locations/', { name: 'Room 1', location_type: room.id, status: 'Active', parent: location.id });
+    await post('/api/extras/tags/', { name: 'Tag', content_types: ['ipam.prefix', 'tenancy.tenant', 'dcim.location'] });
+    const role = await post('/api/extras/roles/', { name: 'Role', content_types: ['ipam.prefix', 'ipam.ipaddress', 'ipam.vlan'] });
+    const select = await post('/api/extras/custom-fields/', { label: 'Sel', key: 'sel', type: 'select', content_types: ['tenancy.tenant', 'ipam.prefix'] });
+    await post('/api/extras/custom-field-choices/', { custom_field: select.id, value: 'gold' });
+    await post('/api/extras/custom-fields/', { label: 'Num', key: 'num', type: 'integer', content_types: ['tenancy.tenant'] });
+    const target = await post('/api/ipam/route-targets/', { name: '65000:1' });
+    await post('/api/ipam/vrfs/', { name: 'VRF', rd: '65000:1', import_targets: [target.id] });
+    const rir = await post('/api/ipam/rirs/', { name: 'RIPE' });
+    const vlanGroup = await post('/api/ipam/vlan-groups/', { name: 'VLANs' });
+    const vlan = await post('/api/ipam/vlans/', { vid: 10, name: 'ten', status: 'Active', vlan_group: vlanGroup.id, locations: [location.id] });
+    await post('/api/ipam/prefixes/', { prefix: '10.0.0.0/8', status: 'Active', type: 'container', rir: rir.id, tags: [{ name: 'Tag' }] });
+    await post('/api/ipam/prefixes/', { prefix: '10.1.0.0/24', status: 'Active', vlan: vlan.id, tenant: tenant.id, role: role.id, locations: [location.id], custom_fields: { sel: 'gold' } });
+    await post('/api/ipam/namespaces/', { name: 'Other' });
+    const address = await post('/api/ipam/ip-addresses/', { address: '10.1.0.5/24', status: 'Active', namespace: 'Global' });
+    await post('/api/ipam/ip-addresses/', { address: '10.1.0.6/24', status: 'Active', namespace: 'Global', nat_inside: address.id, role: role.id });
+    await post('/api/extras/notes/', { assigned_object_type: 'dcim.location', assigned_object_id: location.id, note: 'a note' });
+    await post('/api/users/groups/', { name: 'victim group' });
+    await post('/api/users/users/', { username: 'victim', password: 'victim-password-123' });
+    await post('/api/users/tokens/', { description: 'victim' });
+    await post('/api/users/permissions/', { name: 'victim permission', object_types: ['dcim.location'], actions: ['view'] });
+  });
+
+  afterEach(() => {
+    const found = seen.splice(0);
+    expect(found).toEqual([]);
+  });
+
+  it('finds every list to sweep', () => {
+    expect(lists).toEqual(expect.arrayContaining(['/api/dcim/locations/', '/api/ipam/ip-addresses/', '/api/extras/custom-fields/', '/api/users/tokens/']));
+  });
+
+  it('answers any filter value with 200 or a JSON 4xx', async () => {
+    let seed = 0;
+    for (const list of lists) {
+      const { fields } = await shape(list);
+      for (const name of [...new Set([...fields, ...COMMON_PARAMS])]) {
+        for (const v of some(FILTER_VALUES, seed++, 3)) await read(`${list}?${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
+        if (!fields.includes(name) && name !== 'id') continue;
+        for (const lookup of some(LOOKUPS, seed, 2)) for (const v of some(LOOKUP_VALUES, seed, 2)) await read(`${list}?${encodeURIComponent(name + lookup)}=${encodeURIComponent(v)}`);
+      }
+    }
+  });
+
+  it('refuses any wrong value of a field with a JSON 4xx that changes nothing', async () => {
+    let seed = 0;
+    for (const list of lists) {
+      const { fields, target } = await shape(list);
+      if (!target) continue;
+      const detail = `${list}${target.id}/`;
+      for (const name of fields) {
+        const [a, b, c] = some(FIELD_VALUES, seed++, 3);
+        // The object as read, with one field wrong: every other rule of the model is met.
+        for (const v of [a, b]) if (await write('put', detail, { ...target, [name]: v }, `(as read, with ${name}: ${JSON.stringify(v)?.slice(0, 60)})`)) await t().put(detail, target).expect(200);
+        await write('patch', list, [{ id: target.id, [name]: c }]);
+        await write('post', list, { [name]: c });
+      }
+    }
+  });
+
+  it('refuses malformed bodies and unknown ids with a JSON 4xx that changes nothing', async () => {
+    let seed = 0;
+    for (const list of lists) {
+      const { target } = await shape(list);
+      for (const body of some(BODIES, seed++, 4)) {
+        for (const m of ['post', 'put', 'patch', 'del'] as const) await write(m, list, body);
+        if (target) for (const m of ['put', 'patch'] as const) await write(m, `${list}${target.id}/`, body);
+      }
+      for (const id of some(IDS, seed, 3)) {
+        await read(`${list}${id}/`);
+        await write('patch', `${list}${id}/`, {});
+        await write('del', `${list}${id}/`);
+      }
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses wrong allocation requests with a JSON 4xx that changes nothing', async () => {
+    const [container] = (await t().get('/api/ipam/prefixes/?prefix=10.0.0.0/8').expect(200)).body.results;
+    for (const kind of ['available-ips', 'available-prefixes']) {
+      const url = `/api/ipam/prefixes/${container.id}/${kind}/`;
+      for (const v of ['-1', '0', '99999999999999999999', 'x', '(']) await read(`${url}?limit=${v}`);
+      for (const body of BODIES) await write('post', url, body);
+      for (const v of FIELD_VALUES) {
+        await write('post', url, { prefix_length: v, status: 'Active' });
+        await write('post', url, [{ status: v }]);
+      }
+    }
+  });
+});
