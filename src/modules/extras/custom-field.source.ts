@@ -29,7 +29,8 @@ const TRUSTED_TTL_MS = 60_000;
  */
 @Injectable()
 export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit {
-  private cached: { at: number; generation: number; value: Map<string, CustomFieldDefinition[]> } | null = null;
+  /** The definitions last read; `heard`: read while every change was being heard (the feed trusted throughout). */
+  private cached: { at: number; generation: number; heard: boolean; value: Map<string, CustomFieldDefinition[]> } | null = null;
 
   private readonly ttlMs: number;
   private readonly watch: TableWatch;
@@ -51,13 +52,15 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
     const c = this.cached;
     if (c && c.generation === this.watch.generation) {
       const age = Date.now() - c.at;
-      if (age < this.ttlMs || (age < TRUSTED_TTL_MS && this.watch.trusted())) return c.value;
+      if (age < this.ttlMs || (c.heard && age < TRUSTED_TTL_MS && this.watch.trusted())) return c.value;
     }
     const generation = this.watch.generation;
+    const heard = this.watch.trusted();
     const at = Date.now();
     const value = await this.load(ctx);
     // What was read while a change was under way may predate it: used for this request only.
-    if (generation === this.watch.generation) this.cached = { at, generation, value };
+    // What was read while changes could go unheard is kept DEFINITION_CACHE_SECONDS at most.
+    if (generation === this.watch.generation) this.cached = { at, generation, heard: heard && this.watch.trusted(), value };
     return value;
   }
 
