@@ -11,7 +11,7 @@ import { toDefinition } from './resources/custom-field.resource';
 import { append } from '../../core/collections';
 
 /** The tables custom field definitions are read from (each has its notify trigger on PostgreSQL). */
-export const CUSTOM_FIELD_TABLES = ['extras_customfield', 'extras_customfield_content_types', 'extras_customfieldchoice'];
+const CUSTOM_FIELD_TABLES = ['extras_customfield', 'extras_customfield_content_types', 'extras_customfieldchoice'];
 
 /** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
 const TRUSTED_TTL_MS = 60_000;
