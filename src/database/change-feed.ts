@@ -43,35 +43,43 @@ export class TableWatch {
 }
 
 /**
- * A bounded cache of values read from watched tables: emptied whenever they change, used only
- * while the feed is trusted, and a value stored only if no change came while it was being read.
- * `null` (nothing found) is never stored.
+ * A bounded cache of values read from watched tables: emptied whenever they change, and a value
+ * stored only if no change came while it was being read. `null` (nothing found) is never stored.
+ * A value read while the feed was trusted throughout is used for `ttlMs`, and only while the feed
+ * is still trusted. One read while changes could go unheard (another process's, on MySQL or with
+ * the listener down) is used for `unheardTtlMs` at most (default 0: never), whatever the feed.
  */
 export class WatchedCache<K, V> {
-  private readonly entries = new Map<K, { value: V; until: number }>();
+  private readonly entries = new Map<K, { value: V; at: number; heard: boolean }>();
   private generation: number;
 
   constructor(
     private readonly watch: TableWatch,
     private readonly max: number,
     private readonly ttlMs: number,
+    private readonly unheardTtlMs = 0,
   ) {
     this.generation = watch.generation;
   }
 
   async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
-    if (!this.watch.trusted()) return load();
     this.sync();
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.value;
+    if (hit) {
+      const age = now - hit.at;
+      if (age < this.unheardTtlMs || (hit.heard && age < this.ttlMs && this.watch.trusted())) return hit.value;
+    }
     const generation = this.watch.generation;
+    const heard = this.watch.trusted();
+    if (!heard && !this.unheardTtlMs) return load();
     const value = await load();
-    if (value !== null && generation === this.watch.generation && this.watch.trusted()) {
+    const kept = heard && this.watch.trusted();
+    if (value !== null && generation === this.watch.generation && (kept || this.unheardTtlMs)) {
       this.sync();
       if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
       this.entries.delete(key);
-      this.entries.set(key, { value, until: now + this.ttlMs });
+      this.entries.set(key, { value, at: now, heard: kept });
     }
     return value;
   }
@@ -130,8 +138,8 @@ export class ChangeFeed {
     return [...this.byTable.keys()];
   }
 
-  cache<K, V>(tables: string[], opts: { max: number; ttlMs: number }): WatchedCache<K, V> {
-    return new WatchedCache<K, V>(this.watch(tables), opts.max, opts.ttlMs);
+  cache<K, V>(tables: string[], opts: { max: number; ttlMs: number; unheardTtlMs?: number }): WatchedCache<K, V> {
+    return new WatchedCache<K, V>(this.watch(tables), opts.max, opts.ttlMs, opts.unheardTtlMs);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Settings } from '../../config/settings';
 import type { RequestContext } from '../../core/context';
 import { ResourceRegistry } from '../../core/resource/registry';
-import { ChangeFeed, TableWatch } from '../../database/change-feed';
+import { ChangeFeed, TableWatch, WatchedCache } from '../../database/change-feed';
 import type { Db } from '../../database/db';
 import { ExtrasCustomFieldSource } from './custom-field.source';
 
@@ -9,7 +9,8 @@ import { ExtrasCustomFieldSource } from './custom-field.source';
 function source(cacheSeconds: number) {
   const feed = { trusted: false };
   const watch = new TableWatch({ trusted: () => feed.trusted } as unknown as ChangeFeed);
-  const db = { feed: { watch: () => watch } } as unknown as Db;
+  const cache = (_tables: string[], o: { max: number; ttlMs: number; unheardTtlMs?: number }) => new WatchedCache(watch, o.max, o.ttlMs, o.unheardTtlMs);
+  const db = { feed: { cache } } as unknown as Db;
   const settings = { DEFINITION_CACHE_SECONDS: cacheSeconds } as Settings;
   let reads = 0;
   const row = { id: 'f1', key: 'k', label: 'K', type: 'text', required: false, default: null, filter_logic: 'loose', weight: 100, content_type: 'tenancy.tenant', choice_value: null };
@@ -41,6 +42,19 @@ describe('ExtrasCustomFieldSource', () => {
     expect(s.reads()).toBe(3);
     await s.read();
     expect(s.reads()).toBe(3);
+  });
+
+  it('does not stretch definitions read unheard past DEFINITION_CACHE_SECONDS once the feed is trusted again', async () => {
+    const s = source(0.05);
+    await s.read();
+    await s.read();
+    expect(s.reads()).toBe(1);
+    await new Promise((r) => setTimeout(r, 80));
+    s.feed.trusted = true;
+    await s.read();
+    expect(s.reads()).toBe(2);
+    await s.read();
+    expect(s.reads()).toBe(2);
   });
 
   it('keeps definitions DEFINITION_CACHE_SECONDS whatever the feed, unless they may have changed', async () => {

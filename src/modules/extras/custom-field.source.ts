@@ -5,7 +5,7 @@ import type { RequestContext } from '../../core/context';
 import type { CustomFieldDefinition, CustomFieldSource } from '../../core/resource/custom-fields';
 import { ResourceRegistry } from '../../core/resource/registry';
 import { Db } from '../../database/db';
-import type { TableWatch } from '../../database/change-feed';
+import type { WatchedCache } from '../../database/change-feed';
 import { ident, sql } from '../../database/sql';
 import { toDefinition } from './resources/custom-field.resource';
 import { append } from '../../core/collections';
@@ -14,34 +14,28 @@ import { append } from '../../core/collections';
 const CUSTOM_FIELD_TABLES = ['extras_customfield', 'extras_customfield_content_types', 'extras_customfieldchoice'];
 
 /** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
-const TRUSTED_TTL_MS = 60_000;
+const HEARD_TTL_MS = 60_000;
 
 /**
  * Custom fields with their choices, by content type: one statement, kept between requests so a
  * list does not pay for definitions that almost never change.
  *
- * The definitions are dropped whenever a statement of this process may have changed their
- * tables, before it runs and again once its transaction ended (the `Db` gateway reports it to
- * the change feed), so a request sees what an earlier one committed, even when a read raced
- * the write and stored what it read before the commit. Changes other processes commit: heard
- * through PostgreSQL's notifications while the feed is trusted; otherwise (MySQL, a listener
- * that is down) definitions are read again after DEFINITION_CACHE_SECONDS.
+ * Kept in a `WatchedCache` of their three tables: dropped whenever a statement of this process
+ * may have changed them, before it runs and again once its transaction ended, so a request sees
+ * what an earlier one committed even when a read raced the write; another process's change is
+ * heard through PostgreSQL's notifications while the feed is trusted. What was read while
+ * changes could go unheard (MySQL, a listener that is down) is kept DEFINITION_CACHE_SECONDS.
  */
 @Injectable()
 export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit {
-  /** The definitions last read; `heard`: read while every change was being heard (the feed trusted throughout). */
-  private cached: { at: number; generation: number; heard: boolean; value: Map<string, CustomFieldDefinition[]> } | null = null;
-
-  private readonly ttlMs: number;
-  private readonly watch: TableWatch;
+  private readonly cache: WatchedCache<'all', Map<string, CustomFieldDefinition[]>>;
 
   constructor(
     private readonly registry: ResourceRegistry,
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.ttlMs = settings.DEFINITION_CACHE_SECONDS * 1000;
-    this.watch = db.feed.watch(CUSTOM_FIELD_TABLES);
+    this.cache = db.feed.cache(CUSTOM_FIELD_TABLES, { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
   }
 
   onModuleInit(): void {
@@ -49,19 +43,7 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
   }
 
   async byType(ctx: RequestContext): Promise<Map<string, CustomFieldDefinition[]>> {
-    const c = this.cached;
-    if (c && c.generation === this.watch.generation) {
-      const age = Date.now() - c.at;
-      if (age < this.ttlMs || (c.heard && age < TRUSTED_TTL_MS && this.watch.trusted())) return c.value;
-    }
-    const generation = this.watch.generation;
-    const heard = this.watch.trusted();
-    const at = Date.now();
-    const value = await this.load(ctx);
-    // What was read while a change was under way may predate it: used for this request only.
-    // What was read while changes could go unheard is kept DEFINITION_CACHE_SECONDS at most.
-    if (generation === this.watch.generation) this.cached = { at, generation, heard: heard && this.watch.trusted(), value };
-    return value;
+    return (await this.cache.get('all', () => this.load(ctx)))!;
   }
 
   private async load(ctx: RequestContext): Promise<Map<string, CustomFieldDefinition[]>> {
