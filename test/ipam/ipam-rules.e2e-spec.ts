@@ -88,6 +88,44 @@ eachDatabase('IPAM rules', (t) => {
     expect((await t().get(`/api/ipam/ip-addresses/${outside.id}/`).expect(200)).body.nat_inside).toBeNull();
   });
 
+  // A list page lists nat_outside_list and the namespace names of displays and natural slugs in
+  // its own statement (where the database can aggregate), a detail reads them by id.
+  it('lists nat_outside_list in address order and names namespaces alike on list pages and details, within the reader scope', async () => {
+    await prefix('10.77.0.0/16');
+    const inside = await address('10.77.0.21/16');
+    await prefix('203.0.113.0/24');
+    const nat = (await post('namespaces', { name: 'NAT lab' }).expect(201)).body;
+    await prefix('203.0.113.0/24', { namespace: nat.id });
+    await prefix('2001:db8:5::/64');
+    // Created out of order; two share a host in different namespaces (then the mask decides).
+    const v6 = await address('2001:db8:5::1/64', { nat_inside: inside.id, dns_name: 'seen' });
+    const high = await address('203.0.113.9/24', { nat_inside: inside.id, dns_name: 'hidden' });
+    const lab = await address('203.0.113.5/32', { nat_inside: inside.id, dns_name: 'seen', namespace: nat.id });
+    const low = await address('203.0.113.5/24', { nat_inside: inside.id, dns_name: 'seen' });
+    const outsideIds = (o: Obj) => (o.nat_outside_list as Obj[]).map((r) => r.id);
+    const both = async (tok?: string) => {
+      const detail = (await t().get(`/api/ipam/ip-addresses/${inside.id}/`, tok).expect(200)).body;
+      const listed = (await t().get(`/api/ipam/ip-addresses/?id=${inside.id}`, tok).expect(200)).body.results;
+      expect(listed).toEqual([detail]);
+      return detail;
+    };
+    const all = await both();
+    expect(outsideIds(all)).toEqual([low.id, lab.id, high.id, v6.id]);
+    expect(all.natural_slug).toBe(`global_10-77-0-21_${inside.id.slice(0, 4)}`);
+
+    // This reader sees addresses without a DNS name or named "seen", and no namespace.
+    const tok = await t().userWith('nat-reader', [
+      { types: ['ipam.ipaddress'], actions: ['view'], constraints: [{ dns_name: '' }, { dns_name: 'seen' }] },
+      { types: ['ipam.prefix', 'extras.status'], actions: ['view'] },
+    ]);
+    const scoped = await both(tok);
+    expect(outsideIds(scoped)).toEqual([low.id, lab.id, v6.id]);
+    expect(scoped.natural_slug).toBe(`10-77-0-21_${inside.id.slice(0, 4)}`);
+    const prefixes = (await t().get('/api/ipam/prefixes/?prefix=203.0.113.0/24', tok).expect(200)).body.results as Obj[];
+    expect(prefixes.map((p) => p.display)).toEqual(['203.0.113.0/24: ', '203.0.113.0/24: ']);
+    for (const p of prefixes) expect((await t().get(`/api/ipam/prefixes/${p.id}/`, tok).expect(200)).body).toEqual(p);
+  });
+
   it('has a single location in API 2.0/2.1 (required) and locations from 2.2', async () => {
     const type = (await t().post('/api/dcim/location-types/', { name: 'Site', nestable: true }).expect(201)).body;
     const region = (await t().post('/api/dcim/locations/', { name: 'Region', location_type: type.id, status: 'Active' }).expect(201)).body;

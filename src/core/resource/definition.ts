@@ -112,8 +112,12 @@ export interface ResourceDefinition {
   /** Default ordering: field or column names, `-` for descending; `id` is always appended. */
   ordering: string[];
   display: (row: Row, h: DisplayHelpers) => string;
-  /** Foreign keys whose rows display (or natural_slug) needs. */
-  displayUses?: string[];
+  /**
+   * Foreign keys whose rows display needs, each with the columns it reads (`id` always, and
+   * `name` where the target has one and the key is part of the natural key, for natural_slug).
+   * A list page reads them with its own statement, joined; anything else by id.
+   */
+  displayUses?: Record<string, string[]>;
   /** Free-text `q` search: fields matched case-insensitively (contains). */
   search?: string[];
   features: Feature[];

@@ -127,6 +127,12 @@ export interface ComputedField extends BaseField {
   nested?: boolean;
   /** Values for a whole batch of rows at once (one statement per page), by id; `read` is then unused. */
   load?: (rows: Row[], ctx: RequestContext, exec: Executor) => Promise<Map<string, unknown>>;
+  /**
+   * The value is the references to `target`'s rows whose `column` holds this row's id, in the
+   * target's default order (a reverse foreign key), and `load` gives the same. A list page's
+   * statement lists them itself where the dialect can aggregate; `load` serves the rest.
+   */
+  reverse?: { target: () => ResourceDefinition; column: string };
 }
 
 /**

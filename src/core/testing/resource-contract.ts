@@ -139,6 +139,17 @@ export function describeResourceContract(c: ResourceContract): void {
         }
       });
 
+      // A list page reads what it shows with its own statement (display rows, counts, id lists
+      // joined in), a detail reads it by id: the two must agree, at depth 0 and 1.
+      it('shows each object on a list page exactly as its detail does', async () => {
+        for (const depth of [0, 1]) {
+          const ids = fixtures.map((f) => `id=${f.id}`).join('&');
+          const page = (await t().get(`${c.path}?${ids}&depth=${depth}`).expect(200)).body.results as Obj[];
+          expect(page.map((o) => o.id).sort()).toEqual(fixtures.map((f) => f.id).sort());
+          for (const o of page) expect(o).toEqual((await t().get(`${detail(o.id)}?depth=${depth}`).expect(200)).body);
+        }
+      });
+
       it('answers 404 with the reference message for an unknown or malformed id', async () => {
         const res = await t().get(detail(randomUUID())).expect(404);
         expect(res.body).toEqual({ detail: expect.stringMatching(/^No \w+ matches the given query\.$/) });

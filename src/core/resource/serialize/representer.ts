@@ -5,6 +5,7 @@ import { customFieldsFor } from '../custom-fields';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
 import { scopeCondition } from '../query/scope';
+import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, Encoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { readScalar, slugify } from './values';
@@ -23,6 +24,10 @@ type Obj = Record<string, unknown>;
 export const COUNT_COLUMN = '__count_';
 /** Prefix of the page query's columns that list many-to-many ids (Representer.pageExtras). */
 export const M2M_COLUMN = '__m2m_';
+/** Prefix of the page query's columns that list a reverse foreign key's ids (Representer.pageExtras). */
+export const REVERSE_COLUMN = '__rev_';
+/** Prefix of the page query's columns that carry the rows display uses (Representer.pageExtras). */
+export const DISPLAY_COLUMN = '__display_';
 /** The name a page statement gives its page's rows (Representer.pageExtras). */
 export const PAGE_CTE = 'p';
 
@@ -138,9 +143,9 @@ export class Representer {
       );
     }
     if (def.features.includes('customFields')) jobs.push(customFieldsFor(this.ctx, objectType(def)).then((c) => (batch.customFields = c)));
-    for (const name of def.displayUses ?? []) {
-      const f = def.fields[name] as ForeignKeyField;
-      jobs.push(this.rowsById(f.target(), ids(rows, f.column)).then((m) => batch.displayRows.set(name, m)));
+    for (const use of displayUses(def)) {
+      if (use.key in rows[0]) batch.displayRows.set(use.name, displayRowsOfPage(rows, use));
+      else jobs.push(this.rowsById(use.target, ids(rows, use.field.column), use.columns).then((m) => batch.displayRows.set(use.name, m)));
     }
     // Foreign keys and generic foreign keys at depth > 0: one load per target model.
     if (depth > 0) {
@@ -164,8 +169,10 @@ export class Representer {
     }
     for (const f of fields) {
       if (f.kind === 'computed' && f.load && (root || f.nested !== false)) {
-        const load = f.load;
-        jobs.push(load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
+        // A reverse foreign key the page statement listed (pageExtras), or else loaded.
+        const listed = f.reverse && REVERSE_COLUMN + f.name in rows[0];
+        if (listed) batch.loaded.set(f.name, this.refsFromIds(f.reverse!.target(), rows, REVERSE_COLUMN + f.name));
+        else jobs.push(f.load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
       }
     }
     if (root) {
@@ -195,11 +202,13 @@ export class Representer {
     return batch;
   }
 
-  /** Related rows for display: only those the requester may view (a hidden one lends no name). */
-  private async rowsById(def: ResourceDefinition, idList: string[]): Promise<Map<string, Row>> {
+  /** Related rows for display (their id and `columns`): only those the requester may view (a hidden one lends no name). */
+  private async rowsById(def: ResourceDefinition, idList: string[], columns: string[]): Promise<Map<string, Row>> {
     if (!idList.length) return new Map();
     const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'd');
-    const list = await this.exec.query(sql`SELECT d.* FROM ${ident(def.table)} d WHERE ${and([inList(ident('d', 'id'), idList), scope])}`);
+    const list = await this.exec.query(
+      sql`SELECT ${join(['id', ...columns].map((c) => ident('d', c)))} FROM ${ident(def.table)} d WHERE ${and([inList(ident('d', 'id'), idList), scope])}`,
+    );
     return new Map(list.map((r) => [String(r.id), r]));
   }
 
@@ -229,6 +238,13 @@ export class Representer {
         m.forEach((v, k) => out.set(`${type}:${k}`, { ...v, generic_foreign_key: true }));
       }),
     );
+    return out;
+  }
+
+  /** References to `target`'s objects from the comma-joined ids the page query listed per row, by row id. */
+  private refsFromIds(target: ResourceDefinition, rows: Row[], key: string): Map<string, unknown[]> {
+    const out = new Map<string, unknown[]>();
+    for (const r of rows) out.set(String(r.id), r[key] ? String(r[key]).split(',').map((id) => ref(this.ctx, target, id)) : []);
     return out;
   }
 
@@ -268,14 +284,37 @@ export class Representer {
   }
 
   /**
-   * What a root page's statement adds to compute the page's count fields and (where the dialect
-   * can aggregate) its many-to-many id lists itself, so a list costs no statement per such
-   * field: for each, a LEFT JOIN to one grouped subquery over the page's ids, and the column it
-   * gives. The statement names its page rows `p` (a CTE, PAGE_CTE). A grouped join costs the
-   * database a fraction of a correlated subquery per row (a 1,000-row page: ~4 ms against ~10).
+   * What a root page's statement adds to compute the page's count fields, the rows its display
+   * uses and (where the dialect can aggregate) its many-to-many and reverse foreign key id lists
+   * itself, so a list costs no statement per such field: for each, a LEFT JOIN to the related
+   * table or to one grouped subquery over the page's ids, and the columns it gives. The
+   * statement names its page rows `p` (a CTE, PAGE_CTE). A grouped join costs the database a
+   * fraction of a correlated subquery per row (a 1,000-row page: ~4 ms against ~10); a statement
+   * after the page costs a round trip and an IN list of the page's ids (~3 ms of a 1,000-address page).
    */
   async pageExtras(def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
     const out = await this.countExtras(def);
+    for (const use of displayUses(def)) {
+      const j = `d${out.joins.length}`;
+      const scope = await scopeCondition(this.ctx, this.exec, use.target, 'view', j);
+      out.joins.push(sql`LEFT JOIN ${ident(use.target.table)} ${ident(j)} ON ${and([sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, scope])}`);
+      out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${ident(j, c)} AS ${ident(use.keys[i])}`));
+    }
+    for (const f of Object.values(def.fields)) {
+      if (f.kind !== 'computed' || !f.reverse || !f.load || !this.readable(f)) continue;
+      const target = f.reverse.target();
+      const agg = this.exec.dialect.listAgg(ident('rl', 'id'), orderBy(target, new Map(), 'rl'));
+      if (!agg) break;
+      const key = ident('rl', f.reverse.column);
+      const scope = await scopeCondition(this.ctx, this.exec, target, 'view', 'rl');
+      const j = `r${out.joins.length}`;
+      // `IS NOT NULL` (which IN implies) lets the planner see how few rows have the key at all
+      // (few addresses have a NAT inside): one index range instead of a probe per page row.
+      out.joins.push(
+        sql`LEFT JOIN (SELECT ${key} AS k, ${agg} AS v FROM ${ident(target.table)} rl WHERE ${and([sql`${key} IS NOT NULL`, sql`${key} IN ${PAGE_IDS}`, scope])} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
+      );
+      out.columns.push(sql`${ident(j, 'v')} AS ${ident(REVERSE_COLUMN + f.name)}`);
+    }
     if (opts.excludeM2m) return out;
     for (const f of Object.values(def.fields)) {
       if (f.kind !== 'm2m' || f.writeOnly || !this.readable(f)) continue;
@@ -442,6 +481,51 @@ export class Representer {
     }
     return kinds;
   }
+}
+
+/** A foreign key whose rows display uses, with the columns read and their names in a page statement. */
+interface DisplayUse {
+  name: string;
+  field: ForeignKeyField;
+  target: ResourceDefinition;
+  /** The target's columns read besides its id. */
+  columns: string[];
+  /** The page statement's column of the target's id (null: no such object visible). */
+  key: string;
+  /** The page statement's columns of `columns`. */
+  keys: string[];
+}
+
+const displayUsesOf = new WeakMap<ResourceDefinition, DisplayUse[]>();
+
+/** `def.displayUses` with the columns each reads: as declared, and `name` for a natural key's foreign key (natural_slug shows it). */
+function displayUses(def: ResourceDefinition): DisplayUse[] {
+  let list = displayUsesOf.get(def);
+  if (!list) {
+    list = Object.entries(def.displayUses ?? {}).map(([name, declared]) => {
+      const field = def.fields[name] as ForeignKeyField;
+      const target = field.target();
+      const columns = [...declared];
+      if (def.naturalKey.includes(name) && target.fields.name && !columns.includes('name')) columns.push('name');
+      const key = DISPLAY_COLUMN + name;
+      return { name, field, target, columns, key, keys: columns.map((c) => `${key}__${c}`) };
+    });
+    displayUsesOf.set(def, list);
+  }
+  return list;
+}
+
+/** The rows a display uses, from the columns a page statement joined in. */
+function displayRowsOfPage(rows: Row[], use: DisplayUse): Map<string, Row> {
+  const out = new Map<string, Row>();
+  for (const r of rows) {
+    const id = r[use.key];
+    if (id === null || id === undefined || out.has(String(id))) continue;
+    const row: Row = { id };
+    use.columns.forEach((c, i) => (row[c] = r[use.keys[i]]));
+    out.set(String(id), row);
+  }
+  return out;
 }
 
 function ids(rows: Row[], column: string): string[] {

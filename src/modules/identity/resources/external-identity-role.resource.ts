@@ -54,7 +54,7 @@ export const externalIdentityRoleResource = defineResource({
   naturalKey: ['identity', 'role_identifier'],
   ordering: ['identity', 'rank', 'role_identifier'],
   display: (r, h) => `${h.related('identity')?.name || h.related('identity')?.sor_id || '?'}: ${r.role_identifier} (${r.affiliation})`,
-  displayUses: ['identity'],
+  displayUses: { identity: ['name', 'sor_id'] },
   fields: {
     identity: field.foreignKey(() => externalIdentityResource, { onDelete: 'cascade' }),
     role_identifier: field.string({ label: 'roleIdentifier' }),

@@ -87,7 +87,7 @@ export const externalIdentityResource = defineResource({
   naturalKey: ['source', 'sor_id'],
   ordering: ['source', 'sor_id'],
   display: (r, h) => `${r.name || r.sor_id} (${h.related('source')?.slug ?? '?'}:${r.sor_id})`,
-  displayUses: ['source'],
+  displayUses: { source: ['slug'] },
   fields: {
     source: field.foreignKey(() => identitySourceResource, { onDelete: 'protect' }),
     sor_id: field.string({ label: 'SOR ID', help: "The source's own id of the person" }),

@@ -43,7 +43,7 @@ export const ipAddressToInterfaceResource = defineResource({
     const ip = h.related('ip_address');
     return `${ip ? `${ip.host_text}/${ip.mask_length}` : r.ip_address_id} ${r.interface_id ?? r.vm_interface_id ?? ''}`.trim();
   },
-  displayUses: ['ip_address'],
+  displayUses: { ip_address: ['host_text', 'mask_length'] },
   fields: {
     ip_address: field.foreignKey(() => ipAddressResource, { required: true, onDelete: 'cascade' }),
     interface: field.uuid({ nullable: true, help: `A ${INTERFACE_TYPES.interface} id`, column: 'interface_id' }),

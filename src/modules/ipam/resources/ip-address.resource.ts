@@ -51,19 +51,20 @@ const addressFilter: CustomFilter = {
 };
 
 /**
- * The addresses whose nat_inside is one of the page's. `IS NOT NULL` lets MariaDB see a narrow
- * range on the index (most addresses have no NAT): for a long IN list it otherwise estimates from
- * the column's cardinality and scans the whole index.
+ * The addresses whose nat_inside is one of the page's, in address order (where the page
+ * statement cannot list them itself: the field's `reverse`). `IS NOT NULL` lets MariaDB see a
+ * narrow range on the index (most addresses have no NAT): for a long IN list it otherwise
+ * estimates from the column's cardinality and scans the whole index.
  */
 async function natOutside(rows: Row[], ctx: RequestContext, exec: Executor): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>(rows.map((r) => [String(r.id), []]));
   const scope = await scopeCondition(ctx, exec, ipAddressResource, 'view', 'o');
   const list = await exec.query(
-    sql`SELECT o.${ident('id')} AS id, o.${ident('nat_inside_id')} AS inside, o.${ident('ip_version')} AS v, o.${ident('host')} AS host FROM ${ident('ipam_ipaddress')} o
+    sql`SELECT o.${ident('id')} AS id, o.${ident('nat_inside_id')} AS inside, o.${ident('ip_version')} AS v, o.${ident('host')} AS host, o.${ident('mask_length')} AS len FROM ${ident('ipam_ipaddress')} o
         WHERE ${and([sql`o.${ident('nat_inside_id')} IS NOT NULL`, inList(ident('o', 'nat_inside_id'), rows.map((r) => r.id)), scope])}`,
   );
   // Address order, sorted here: an ORDER BY could tempt the planner into the ordering index.
-  list.sort((a, b) => Number(a.v) - Number(b.v) || Buffer.compare(a.host, b.host));
+  list.sort((a, b) => Number(a.v) - Number(b.v) || Buffer.compare(a.host, b.host) || Number(a.len) - Number(b.len) || (String(a.id) < String(b.id) ? -1 : 1));
   for (const r of list) (out.get(String(r.inside)) as unknown[]).push(ref(ctx, ipAddressResource, String(r.id)));
   return out;
 }
@@ -139,7 +140,7 @@ export const ipAddressResource = defineResource({
   ordering: ['ip_version', 'host', 'mask_length'],
   columnTypes: { host: 'bytes' },
   display: (r) => `${r.host_text}/${r.mask_length}`,
-  displayUses: ['namespace'],
+  displayUses: { namespace: ['name'] },
   fields: {
     address: field.composite({
       columns: ['host', 'mask_length', 'ip_version', 'host_text'],
@@ -169,6 +170,7 @@ export const ipAddressResource = defineResource({
     nat_outside_list: {
       ...field.computed([], { type: 'array', readOnly: true, items: { type: 'object' } }, () => [], { nested: false }),
       load: natOutside,
+      reverse: { target: () => ipAddressResource, column: 'nat_inside_id' },
     },
   },
   filters: {

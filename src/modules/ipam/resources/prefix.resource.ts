@@ -50,7 +50,7 @@ export const prefixResource = defineResource({
   extraColumns: ['namespace_id'],
   columnTypes: { network: 'bytes', broadcast: 'bytes', namespace_id: 'uuid' },
   display: (r, h) => `${r.network_text}/${r.prefix_length}: ${h.related('namespace')?.name ?? ''}`,
-  displayUses: ['namespace'],
+  displayUses: { namespace: ['name'] },
   fields: {
     prefix: field.composite({
       columns: ['network', 'broadcast', 'prefix_length', 'ip_version', 'network_text'],

@@ -19,7 +19,7 @@ export const vrfPrefixAssignmentResource = defineResource({
     const p = h.related('prefix');
     return `${h.related('vrf')?.name ?? ''}: ${p ? `${p.network_text}/${p.prefix_length}` : ''}`;
   },
-  displayUses: ['vrf', 'prefix'],
+  displayUses: { vrf: ['name'], prefix: ['network_text', 'prefix_length'] },
   fields: {
     vrf: field.foreignKey(() => vrfResource, { required: true, onDelete: 'cascade' }),
     prefix: field.foreignKey(() => prefixResource, { required: true, onDelete: 'cascade' }),

@@ -20,7 +20,7 @@ export const vrfResource = defineResource({
   naturalKey: ['namespace', 'rd'],
   ordering: ['namespace', 'name', 'rd'],
   display: (r, h) => `${h.related('namespace')?.name ?? ''}: (${r.name})`,
-  displayUses: ['namespace'],
+  displayUses: { namespace: ['name'] },
   fields: {
     name: field.string({ required: true }),
     rd: field.string({

@@ -25,7 +25,7 @@ export const tokenResource = defineResource({
   naturalKey: ['id'],
   ordering: ['created'],
   display: (r, h) => `${r.key_suffix} (${h.related('user')?.username ?? ''})`,
-  displayUses: ['user'],
+  displayUses: { user: ['username'] },
   fields: {
     user: field.foreignKey(() => userResource, { readOnly: true, onDelete: 'cascade' }),
     key: field.composite({
