@@ -7,7 +7,8 @@
  * or anything. An encoder compiled for those keys writes the constant parts (the keys, the object
  * types) as they are and skips the escape check where nothing can need it: about twice as fast as
  * JSON.stringify on a page of addresses or locations. Anything else goes through JSON.stringify,
- * value by value, so the text is the same.
+ * value by value, so the text is the same. A reference's text is kept with the reference it was
+ * made for, and written again for the same object: references are never changed once made.
  *
  * A list of representations carries its encoder under JSON_ENCODER (json-body reads it); a list
  * made from it (map, filter, spread) does not, and is stringified as usual. With
@@ -44,6 +45,19 @@ function str(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
+/** The JSON text of each constant (see `constant`). */
+const constantText = new WeakMap<object, string>();
+
+/**
+ * A frozen object of plain values that representations share (a choice's `{value, label}`), its
+ * JSON text computed once: encoders write that text instead of stringifying it again.
+ */
+export function constant<T extends Record<string, string | number | boolean | null>>(o: T): Readonly<T> {
+  Object.freeze(o);
+  constantText.set(o, JSON.stringify(o));
+  return o;
+}
+
 /** A value as JSON.stringify writes it inside an object; undefined: the key is left out. */
 function any(v: unknown): string | undefined {
   switch (typeof v) {
@@ -57,9 +71,21 @@ function any(v: unknown): string | undefined {
     case 'function':
     case 'symbol':
       return undefined;
-    default:
-      return v === null ? 'null' : JSON.stringify(v);
+    default: {
+      if (v === null) return 'null';
+      const text = constantText.get(v as object);
+      if (text !== undefined) return text;
+      // Empty lists and objects (no tags, no custom fields) are the common case.
+      if (Array.isArray(v)) return v.length ? JSON.stringify(v) : '[]';
+      return isEmptyPlainObject(v) ? '{}' : JSON.stringify(v);
+    }
   }
+}
+
+function isEmptyPlainObject(v: unknown): boolean {
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const _ in v as object) return false;
+  return true;
 }
 
 function plain(v: unknown): string | undefined {
@@ -91,6 +117,7 @@ export function compileEncoder(keys: string[], kinds: Record<string, ValueKind>)
 }
 
 function build(keys: string[], kinds: Record<string, ValueKind>): Encoder {
+  const memos: string[] = [];
   const parts = keys.map((key, i) => {
     const kind = kinds[key] ?? 'any';
     const value = `o[${JSON.stringify(key)}]`;
@@ -99,13 +126,18 @@ function build(keys: string[], kinds: Record<string, ValueKind>): Encoder {
     if (i === 0) return `${JSON.stringify(prefix)} + (${kind === 'plain' ? 'plain' : 'any'}(${value}) ?? 'null')`;
     if (kind === 'plain') return `(typeof (v = ${value}) === 'string' ? ${JSON.stringify(`${prefix}"`)} + v + '"' : (v = any(v)) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
     if (typeof kind === 'object' && isPlain(kind.ref)) {
+      // The text of the last reference written for this key, kept with it: a page's objects
+      // mostly share theirs (the representer gives one object per related object).
       const type = JSON.stringify(`","object_type":"${kind.ref}","url":"`);
       const other = `(v = any(v)) === undefined ? '' : ${JSON.stringify(prefix)} + v`;
-      return `((v = ${value}) !== null && typeof v === 'object' ? ${JSON.stringify(`${prefix}{"id":"`)} + v.id + ${type} + v.url + '"}' : ${other})`;
+      const text = `${JSON.stringify(`${prefix}{"id":"`)} + v.id + ${type} + v.url + '"}'`;
+      memos.push(`m${i}`, `t${i}`);
+      return `((v = ${value}) !== null && typeof v === 'object' ? (v === m${i} ? t${i} : (t${i} = ${text}, m${i} = v, t${i})) : ${other})`;
     }
     return `((v = any(${value})) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
   });
-  return new Function('plain', 'any', `return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any) as Encoder;
+  const state = memos.length ? `let ${memos.join(', ')};` : '';
+  return new Function('plain', 'any', `${state} return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any) as Encoder;
 }
 
 function verified(encode: Encoder): Encoder {

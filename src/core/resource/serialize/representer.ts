@@ -58,6 +58,13 @@ interface Batch {
   displayRows: Map<string, Map<string, Row>>;
   /** fk field name -> id -> nested representation (only loaded when depth > 0). */
   nested: Map<string, Map<string, Obj>>;
+  /**
+   * fk field name -> id -> the reference shown for it: one object per related object and batch
+   * (a page's 1,000 addresses name a handful of statuses and parents), never changed once made.
+   */
+  refs: Map<string, Map<string, Obj>>;
+  /** Slug parts of the related names and ancestors of this batch's natural slugs. */
+  slugs: Map<unknown, string>;
   /** m2m field -> owner id -> list of items. */
   many: Map<string, Map<string, unknown[]>>;
   counts: Map<string, Map<string, number>>;
@@ -124,6 +131,8 @@ export class Representer {
       depth,
       displayRows: new Map(),
       nested: new Map(),
+      refs: new Map(),
+      slugs: new Map(),
       many: new Map(),
       counts: new Map(),
       loaded: new Map(),
@@ -251,6 +260,7 @@ export class Representer {
   /** Many-to-many items from the comma-joined ids the page query listed per row. */
   private async manyFromIds(f: ManyToManyField, rows: Row[], key: string, depth: number, opts: ReadOptions) {
     const target = f.target();
+    if (depth === 0) return this.refsFromIds(target, rows, key);
     const lists = new Map<string, string[]>(rows.map((r) => [String(r.id), r[key] ? String(r[key]).split(',') : []]));
     const nested = depth > 0 ? await this.nestedObjects(target, [...new Set([...lists.values()].flat())], depth - 1, opts) : null;
     const out = new Map<string, unknown[]>();
@@ -389,7 +399,7 @@ export class Representer {
     out.object_type = b.type;
     out.display = def.tree ? [...helpers.ancestors, def.display(row, helpers)].join(' → ') : def.display(row, helpers);
     out.url = url;
-    out.natural_slug = naturalSlug(def, row, helpers, ctx);
+    out.natural_slug = naturalSlug(def, row, helpers, ctx, b.slugs);
     if (def.tree) out.tree_depth = b.root ? (b.ancestry?.get(id)?.depth ?? 0) : null;
     for (const f of b.shown) {
       switch (f.kind) {
@@ -401,7 +411,7 @@ export class Representer {
           if (v === null || v === undefined) out[f.name] = null;
           else {
             const key = String(v);
-            out[f.name] = (b.depth > 0 && b.nested.get(f.name)?.get(key)) || ref(ctx, f.target(), key);
+            out[f.name] = (b.depth > 0 && b.nested.get(f.name)?.get(key)) || batchRef(b, f, key, ctx);
           }
           break;
         }
@@ -528,6 +538,15 @@ function displayRowsOfPage(rows: Row[], use: DisplayUse): Map<string, Row> {
   return out;
 }
 
+/** The batch's reference to the object `id` of foreign key `f`'s target. */
+function batchRef(b: Batch, f: ForeignKeyField, id: string, ctx: RequestContext): Obj {
+  let refs = b.refs.get(f.name);
+  if (!refs) b.refs.set(f.name, (refs = new Map()));
+  let r = refs.get(id);
+  if (!r) refs.set(id, (r = ref(ctx, f.target(), id)));
+  return r;
+}
+
 function ids(rows: Row[], column: string): string[] {
   return [...new Set(rows.map((r) => r[column]).filter(Boolean).map(String))];
 }
@@ -545,36 +564,38 @@ export function parseJsonObject(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** One natural key value of a row: a scalar as stored, a foreign key by the target's name. */
-function naturalKeyValue(def: ResourceDefinition, name: string, row: Row, h: DisplayHelpers, ctx: RequestContext): unknown {
-  const f = def.fields[name];
-  if (!f) return row[name];
-  if (f.kind === 'fk') {
-    const r = h.related(name);
-    return r ? (r.name ?? r.id) : null;
-  }
-  if (f.kind === 'composite' || f.kind === 'computed') return f.read(row, ctx);
-  if (f.kind === 'scalar') return row[f.column];
-  return null;
-}
-
 /** A natural key value's slug and its separator; nothing for a missing value. */
 const slugPart = (v: unknown): string => (v === null || v === undefined ? '' : `${slugify(v)}_`);
 
+/** slugPart of a value that recurs across a batch (a related object's name, an ancestor's), kept in `memo`. */
+function sharedSlugPart(v: unknown, memo: Map<unknown, string>): string {
+  let part = memo.get(v);
+  if (part === undefined) memo.set(v, (part = slugPart(v)));
+  return part;
+}
+
 /**
  * The slugs of the natural key values (a tree: the name, then the ancestors from the nearest up),
- * each followed by `_`, then the first four characters of the id. Built as one string: a page
- * makes one per object.
+ * each followed by `_`, then the first four characters of the id: a scalar as stored, a foreign
+ * key by the target's name. Built as one string: a page makes one per object.
  */
-function naturalSlug(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext): string {
+function naturalSlug(def: ResourceDefinition, row: Row, h: DisplayHelpers, ctx: RequestContext, memo: Map<unknown, string>): string {
   const id = String(row.id);
   if (def.naturalKey.length === 1 && def.naturalKey[0] === 'id') return `${slugify(id)}_${id.slice(0, 4)}`;
   let out = '';
   if (def.tree) {
     out = slugPart(row.name);
-    for (let i = h.ancestors.length - 1; i >= 0; i--) out += slugPart(h.ancestors[i]);
+    for (let i = h.ancestors.length - 1; i >= 0; i--) out += sharedSlugPart(h.ancestors[i], memo);
   } else {
-    for (const name of def.naturalKey) out += slugPart(naturalKeyValue(def, name, row, h, ctx));
+    for (const name of def.naturalKey) {
+      const f = def.fields[name];
+      if (!f) out += slugPart(row[name]);
+      else if (f.kind === 'fk') {
+        const r = h.related(name);
+        out += r ? sharedSlugPart(r.name ?? r.id, memo) : '';
+      } else if (f.kind === 'composite' || f.kind === 'computed') out += slugPart(f.read(row, ctx));
+      else if (f.kind === 'scalar') out += slugPart(row[f.column]);
+    }
   }
   return out + id.slice(0, 4);
 }

@@ -1,4 +1,5 @@
-import type { ScalarField } from '../fields';
+import type { Choices, ScalarField } from '../fields';
+import { constant } from './json-encoder';
 import { formatDate, formatDateTime } from '../query/values';
 
 /** A stored scalar as the API shows it, whatever the driver returned. */
@@ -29,11 +30,26 @@ export function readScalar(f: ScalarField, v: unknown): unknown {
     default:
       out = String(v);
   }
-  if (f.choices) {
-    const c = f.choices.find(([value]) => String(value) === String(out));
-    return { value: out, label: c ? c[1] : String(out) };
+  return f.choices ? choiceValue(f.choices, out) : out;
+}
+
+/** Each choice list's `{value, label}` objects by the value's text: shared, unchanging (constant). */
+const choiceValues = new WeakMap<Choices, Map<string, Readonly<Record<string, string | number | boolean | null>>>>();
+
+/** A stored choice as the API shows it: `{value, label}` (a value not in the list labelled by itself). */
+function choiceValue(choices: Choices, value: unknown): unknown {
+  let byValue = choiceValues.get(choices);
+  if (!byValue) choiceValues.set(choices, (byValue = new Map()));
+  const key = String(value);
+  let shown = byValue.get(key);
+  if (!shown) {
+    const c = choices.find(([v]) => String(v) === key);
+    const obj = { value: value as string | number | boolean | null, label: c ? c[1] : key };
+    // Stored values outside the list are few; they are not kept (the list of them is not bounded).
+    if (!c || (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')) return obj;
+    byValue.set(key, (shown = constant(obj)));
   }
-  return out;
+  return shown;
 }
 
 function safeJson(s: string): unknown {
@@ -49,9 +65,13 @@ const SIMPLE_SLUG = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 /** Letters, digits and the separators of names and addresses: what the general steps would only dash and trim. */
 const PLAIN_SLUG = /^[a-z0-9_./:-]*$/;
 
+/** An IPv4 address's text: its slug is the text with dashes for dots. */
+const IPV4_TEXT = /^\d+(?:\.\d+)*$/;
+
 export function slugify(v: unknown): string {
   const str = String(v).toLowerCase();
   if (SIMPLE_SLUG.test(str)) return str;
+  if (IPV4_TEXT.test(str)) return str.replaceAll('.', '-');
   // The same result as the general steps below for such text (an address, "site.1"), in two.
   if (PLAIN_SLUG.test(str)) return str.replace(/[-./:]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
   return slugifyText(str);

@@ -1,5 +1,6 @@
 import { objectType, WriteContext } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
+import { constant } from '../../../core/resource/serialize/json-encoder';
 import { ident, sql } from '../../../database/sql';
 import { locationResource } from '../../dcim/resources/location.resource';
 import { roleResource } from '../../extras/resources/role.resource';
@@ -14,11 +15,13 @@ export const roleField = () => field.foreignKey(() => roleResource, { nullable: 
 
 export const tenantField = () => field.foreignKey(() => tenantResource, { nullable: true, onDelete: 'protect' });
 
+const FAMILIES: Record<number, object> = { 4: constant({ value: 4, label: 'IPv4' }), 6: constant({ value: 6, label: 'IPv6' }) };
+
 export const familyField = () =>
   field.computed(
     ['ip_version'],
     { type: 'object', readOnly: true, properties: { value: { type: 'integer', enum: [4, 6] }, label: { type: 'string', enum: ['IPv4', 'IPv6'] } } },
-    (r) => ({ value: Number(r.ip_version), label: `IPv${Number(r.ip_version)}` }),
+    (r) => FAMILIES[Number(r.ip_version)] ?? { value: Number(r.ip_version), label: `IPv${Number(r.ip_version)}` },
   );
 
 /** `locations` (API 2.2+) and the legacy single `location` (shown in 2.0/2.1, write-only after) over one through table. */
