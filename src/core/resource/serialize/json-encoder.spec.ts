@@ -1,4 +1,4 @@
-import { compileEncoder, encoderOf, ValueKind, withEncoder } from './json-encoder';
+import { compileEncoder, constant, encoderOf, ValueKind, withEncoder } from './json-encoder';
 
 /** The compiled encoder writes what JSON.stringify writes, for every kind of value. */
 describe('compileEncoder', () => {
@@ -31,6 +31,25 @@ describe('compileEncoder', () => {
   ];
   it.each(cases)('%s', (_, item) => {
     expect(encode(item)).toBe(JSON.stringify(item));
+  });
+
+  it('writes empty lists and objects, and constants, as JSON.stringify does', () => {
+    const choice = constant({ value: 'host', label: 'Host' });
+    expect(Object.isFrozen(choice)).toBe(true);
+    for (const nested of [choice, {}, [], Object.create(null), { a: undefined }, [undefined], new Map()]) {
+      const item = { ...base, nested };
+      expect(encode(item)).toBe(JSON.stringify(item));
+    }
+  });
+
+  // The encoder keeps the text of the last reference per key: a row with another reference, or
+  // the same content in another object, must still be written as it is.
+  it('writes each row its own reference, shared or not', () => {
+    const other = { ...base.status, id: 'aaaaaaaa-0000-4000-8000-000000000000', url: 'http://h/api/extras/statuses/aaaaaaaa-0000-4000-8000-000000000000/' };
+    for (const status of [base.status, base.status, other, base.status, { ...base.status }, null, other]) {
+      const item = { ...base, status };
+      expect(encode(item)).toBe(JSON.stringify(item));
+    }
   });
 
   it('gives the same function for the same keys and kinds', () => {
