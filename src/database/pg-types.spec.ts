@@ -33,6 +33,20 @@ describe('timestamptz from PostgreSQL text', () => {
     },
   );
 
+  it('gives a new Date for a value read again, and the right one after another value', () => {
+    const [a, b] = ['2026-11-24 01:53:54.364+00', '2025-12-31 23:30:00-03'];
+    const first = parseTimestamptz(a);
+    const again = parseTimestamptz(a);
+    expect(again).not.toBe(first);
+    expect(again.getTime()).toBe(library(a).getTime());
+    first.setTime(0); // a caller changing its Date changes nobody else's
+    for (const s of [a, b, b, a, 'infinity', a]) {
+      const mine = parseTimestamptz(s);
+      const theirs = library(s);
+      expect(mine instanceof Date ? mine.getTime() : mine).toEqual(theirs instanceof Date ? theirs.getTime() : theirs);
+    }
+  });
+
   it('is the parser given for timestamptz only', () => {
     expect(pgTypeParsers.getTypeParser(1184, 'text')).toBe(parseTimestamptz);
     expect(pgTypeParsers.getTypeParser(1114, 'text')).toBe(types.getTypeParser(1114, 'text'));
