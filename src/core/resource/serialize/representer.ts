@@ -63,6 +63,8 @@ interface Batch {
    * (a page's 1,000 addresses name a handful of statuses and parents), never changed once made.
    */
   refs: Map<string, Map<string, Obj>>;
+  /** The display helpers of the row being represented (one object per batch). */
+  helpers?: RowHelpers;
   /** Slug parts of the related names and ancestors of this batch's natural slugs. */
   slugs: Map<unknown, string>;
   /** m2m field -> owner id -> list of items. */
@@ -305,6 +307,8 @@ export class Representer {
   async pageExtras(def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
     const out = await this.countExtras(def);
     for (const use of displayUses(def)) {
+      // PostgreSQL cuts longer names short: such a use is read by id instead.
+      if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;
       const j = `d${out.joins.length}`;
       const scope = await scopeCondition(this.ctx, this.exec, use.target, 'view', j);
       out.joins.push(sql`LEFT JOIN ${ident(use.target.table)} ${ident(j)} ON ${and([sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, scope])}`);
@@ -381,14 +385,9 @@ export class Representer {
     const { def } = b;
     const ctx = this.ctx;
     const id = String(row.id);
-    const helpers: DisplayHelpers = {
-      related: (name) => {
-        const f = def.fields[name] as ForeignKeyField;
-        const v = row[f.column];
-        return v ? (b.displayRows.get(name)?.get(String(v)) ?? null) : null;
-      },
-      ancestors: b.ancestry?.get(id)?.names ?? [],
-    };
+    const helpers = (b.helpers ??= new RowHelpers(b));
+    helpers.row = row;
+    helpers.ancestors = b.ancestry?.get(id)?.names ?? NO_ANCESTORS;
     const url = `${b.listUrl}${id}/`;
     // Built on a copy of the batch's template: an object that gains dozens of properties one by
     // one through computed keys turns into a slow dictionary (V8), which takes twice as long to
@@ -516,7 +515,8 @@ function displayUses(def: ResourceDefinition): DisplayUse[] {
       const field = def.fields[name] as ForeignKeyField;
       const target = field.target();
       const columns = [...declared];
-      if (def.naturalKey.includes(name) && target.fields.name && !columns.includes('name')) columns.push('name');
+      const named = target.fields.name;
+      if (def.naturalKey.includes(name) && named?.kind === 'scalar' && named.column === 'name' && !columns.includes('name')) columns.push('name');
       const key = DISPLAY_COLUMN + name;
       return { name, field, target, columns, key, keys: columns.map((c) => `${key}__${c}`) };
     });
@@ -536,6 +536,21 @@ function displayRowsOfPage(rows: Row[], use: DisplayUse): Map<string, Row> {
     out.set(String(id), row);
   }
   return out;
+}
+
+const NO_ANCESTORS: string[] = [];
+
+/** What display and natural_slug read of the row being represented (set before each row). */
+class RowHelpers implements DisplayHelpers {
+  row: Row = {};
+  ancestors: string[] = NO_ANCESTORS;
+  constructor(private readonly b: Batch) {}
+
+  related(name: string): Row | null {
+    const f = this.b.def.fields[name] as ForeignKeyField;
+    const v = this.row[f.column];
+    return v ? (this.b.displayRows.get(name)?.get(String(v)) ?? null) : null;
+  }
 }
 
 /** The batch's reference to the object `id` of foreign key `f`'s target. */
