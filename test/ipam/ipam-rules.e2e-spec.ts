@@ -296,5 +296,11 @@ eachDatabase('IPAM rules', (t) => {
     expect(reads).toBeLessThanOrEqual(12);
     const all = await t().countStatements(() => t().get('/api/ipam/prefixes/?limit=1000&depth=1').expect(200));
     expect(all).toBeLessThanOrEqual(20);
+    // A deep page (MySQL/MariaDB find its ids first) with the namespace joined in for natural_slug.
+    const more = (await t().post('/api/ipam/ip-addresses/', [1, 2, 3].map((i) => ({ address: `10.90.7.${120 + i}/24`, status: 'Active', namespace: 'Global' }))).expect(201)).body;
+    const deep = (await t().get('/api/ipam/ip-addresses/?within=10.90.0.0/16&limit=5&offset=1000').expect(200)).body;
+    expect(deep.count).toBe(1003);
+    expect(deep.results.map((x: Obj) => x.id)).toEqual(more.map((x: Obj) => x.id));
+    for (const x of deep.results) expect(x.natural_slug).toBe(`global_${x.host.replaceAll('.', '-')}_${x.id.slice(0, 4)}`);
   });
 });
