@@ -10,7 +10,10 @@ import { BITS, IpVersion } from './ip';
  * - network: space of the child prefixes plus the addresses directly in the prefix;
  * - pool: the addresses in the prefix.
  * An IPv4 network prefix larger than a /31 does not count its network and broadcast addresses
- * as usable unless a child prefix or an address uses them.
+ * as usable unless a child prefix or an address uses them. Counted with the children and the
+ * direct addresses (those whose parent it is): an address at the edge of a prefix that a child
+ * holds has that child for parent, and then the child starts or ends at the same edge (parents
+ * are kept as the longest containing prefix on every write).
  *
  * The statement is a UNION of grouped, index-served aggregates over the page's ids, one part
  * per quantity, each only for the prefixes that need it (correlated subqueries per row made
@@ -24,36 +27,33 @@ export async function prefixUtilization(rows: Row[], _ctx: RequestContext, exec:
   const network = ids((r) => r.type === 'network');
   const spaced = ids((r) => r.type !== 'pool');
   const pools = ids((r) => r.type === 'pool');
-  const edged = rows.filter(edgesReserved);
   const c = (col: string) => ident('c', col);
   const p = (col: string) => ident('p', col);
   const i = (col: string) => ident('i', col);
   const parts: Sql[] = [];
-  const part = (kind: string, id: Sql, value: Sql, from: Sql, where: Sql) =>
-    parts.push(sql`SELECT ${raw(`'${kind}'`)} AS k, ${id} AS id, ${value} AS v FROM ${from} WHERE ${where} GROUP BY ${id}`);
+  // Per prefix: a quantity, and how many of the rows counted sit at its network or broadcast address.
+  const part = (kind: string, id: Sql, value: Sql, edge: Sql, from: Sql, where: Sql) =>
+    parts.push(sql`SELECT ${raw(`'${kind}'`)} AS k, ${id} AS id, ${value} AS v, ${edge} AS e FROM ${from} WHERE ${where} GROUP BY ${id}`);
   const bits = sql`CASE WHEN ${c('ip_version')} = 4 THEN 32 ELSE 128 END`;
-  const prefixes = sql`${ident('ipam_prefix')} c`;
-  if (spaced.length) part('space', c('parent_id'), sql`SUM(POWER(2, ${bits} - ${c('prefix_length')}))`, prefixes, inList(c('parent_id'), spaced));
-  if (network.length) part('direct', i('parent_id'), sql`COUNT(*)`, sql`${ident('ipam_ipaddress')} i`, inList(i('parent_id'), network));
+  const atEdge = (network: Sql, broadcast: Sql) => sql`COUNT(CASE WHEN ${network} = ${p('network')} OR ${broadcast} = ${p('broadcast')} THEN 1 END)`;
+  const parent = (col: Sql) => sql`JOIN ${ident('ipam_prefix')} p ON ${p('id')} = ${col}`;
+  if (spaced.length) {
+    part('space', c('parent_id'), sql`SUM(POWER(2, ${bits} - ${c('prefix_length')}))`, atEdge(c('network'), c('broadcast')), sql`${ident('ipam_prefix')} c ${parent(c('parent_id'))}`, inList(c('parent_id'), spaced));
+  }
+  if (network.length) {
+    part('direct', i('parent_id'), sql`COUNT(*)`, atEdge(i('host'), i('host')), sql`${ident('ipam_ipaddress')} i ${parent(i('parent_id'))}`, inList(i('parent_id'), network));
+  }
   if (pools.length) {
     const inside = sql`${i('namespace_id')} = ${p('namespace_id')} AND ${i('ip_version')} = ${p('ip_version')} AND ${i('host')} >= ${p('network')} AND ${i('host')} <= ${p('broadcast')}`;
-    part('pool', p('id'), sql`COUNT(*)`, sql`${ident('ipam_prefix')} p JOIN ${ident('ipam_ipaddress')} i ON ${inside}`, inList(p('id'), pools));
-  }
-  if (edged.length) {
-    const edgeIds = edged.map((r) => r.id);
-    const at = sql`(${c('network')} = ${p('network')} OR ${c('broadcast')} = ${p('broadcast')})`;
-    part('edge', p('id'), sql`COUNT(*)`, sql`${ident('ipam_prefix')} p JOIN ${prefixes} ON ${c('parent_id')} = ${p('id')} AND ${at}`, inList(p('id'), edgeIds));
-    for (const col of ['network', 'broadcast']) {
-      const host = sql`${i('namespace_id')} = ${p('namespace_id')} AND ${i('ip_version')} = 4 AND ${i('host')} = ${p(col)}`;
-      part('edge', p('id'), sql`COUNT(*)`, sql`${ident('ipam_prefix')} p JOIN ${ident('ipam_ipaddress')} i ON ${host}`, inList(p('id'), edgeIds));
-    }
+    part('pool', p('id'), sql`COUNT(*)`, sql`0`, sql`${ident('ipam_prefix')} p JOIN ${ident('ipam_ipaddress')} i ON ${inside}`, inList(p('id'), pools));
   }
   const sums = new Map<string, Record<string, number>>();
   if (parts.length) {
-    const list = await exec.query<{ k: string; id: string; v: number }>(join(parts, ' UNION ALL '));
+    const list = await exec.query<{ k: string; id: string; v: number; e: number }>(join(parts, ' UNION ALL '));
     for (const r of list) {
       const s = sums.get(String(r.id)) ?? {};
       s[r.k] = (s[r.k] ?? 0) + Number(r.v);
+      s.edge = (s.edge ?? 0) + Number(r.e);
       sums.set(String(r.id), s);
     }
   }
