@@ -44,8 +44,9 @@ export interface UniqueTogether {
   columns?: string[];
 }
 
+/** What `display` reads besides its row: valid during the call only (one object serves a whole batch). */
 export interface DisplayHelpers {
-  /** Loaded row of a foreign key listed in `displayUses`. */
+  /** Loaded row of a foreign key listed in `displayUses`: its id and the columns declared there. */
   related(fieldName: string): Row | null;
   /** Names of the ancestors of a tree object, root first. */
   ancestors: string[];
