@@ -129,10 +129,16 @@ export interface ComputedField extends BaseField {
   load?: (rows: Row[], ctx: RequestContext, exec: Executor) => Promise<Map<string, unknown>>;
   /**
    * The value is the references to `target`'s rows whose `column` holds this row's id, in the
-   * target's default order (a reverse foreign key), and `load` gives the same. A list page's
-   * statement lists them itself where the dialect can aggregate; `load` serves the rest.
+   * target's default order, within the requester's view (a reverse foreign key): listed by a list
+   * page's statement where the dialect can aggregate, else loaded for the batch; `read` is unused.
    */
-  reverse?: { target: () => ResourceDefinition; column: string };
+  reverse?: ReverseKey;
+}
+
+/** The rows of `target` whose foreign key `column` points at a row. */
+export interface ReverseKey {
+  target: () => ResourceDefinition;
+  column: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { customFieldsFor } from '../custom-fields';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
-import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
+import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField, ReverseKey } from '../fields';
 import { scopeCondition } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
@@ -179,12 +179,13 @@ export class Representer {
       }
     }
     for (const f of fields) {
-      if (f.kind === 'computed' && f.load && (root || f.nested !== false)) {
+      if (f.kind !== 'computed' || (!root && f.nested === false)) continue;
+      if (f.reverse) {
         // A reverse foreign key the page statement listed (pageExtras), or else loaded.
-        const listed = f.reverse && REVERSE_COLUMN + f.name in rows[0];
-        if (listed) batch.loaded.set(f.name, this.refsFromIds(f.reverse!.target(), rows, REVERSE_COLUMN + f.name));
-        else jobs.push(f.load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
-      }
+        const key = REVERSE_COLUMN + f.name;
+        if (key in rows[0]) batch.loaded.set(f.name, this.refsFromIds(f.reverse.target(), rows, key));
+        else jobs.push(this.reverseRefs(f.reverse, rows).then((m) => batch.loaded.set(f.name, m)));
+      } else if (f.load) jobs.push(f.load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
     }
     if (root) {
       for (const f of fields) {
@@ -252,6 +253,29 @@ export class Representer {
     return out;
   }
 
+  /** A reverse foreign key's references for rows the page statement did not list them for, by row id. */
+  private async reverseRefs(reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
+    const target = reverse.target();
+    const where = await this.reverseCondition(reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
+    const list = await this.exec.query(
+      sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k FROM ${ident(target.table)} rl WHERE ${where} ORDER BY ${orderBy(target, new Map(), 'rl')}`,
+    );
+    const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
+    for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
+    return out;
+  }
+
+  /**
+   * The target rows (alias `rl`) of a reverse foreign key whose key is `among` the given rows',
+   * within the requester's view. `IS NOT NULL` (which IN implies) lets the planner see how few
+   * rows have the key at all (few addresses have a NAT inside): one index range instead of a
+   * probe per row, and MariaDB then keeps to that index rather than the ordering one.
+   */
+  private async reverseCondition(reverse: ReverseKey, among: Sql): Promise<Sql> {
+    const scope = await scopeCondition(this.ctx, this.exec, reverse.target(), 'view', 'rl');
+    return and([sql`${ident('rl', reverse.column)} IS NOT NULL`, among, scope]);
+  }
+
   /** References to `target`'s objects from the comma-joined ids the page query listed per row, by row id. */
   private refsFromIds(target: ResourceDefinition, rows: Row[], key: string): Map<string, unknown[]> {
     const out = new Map<string, unknown[]>();
@@ -315,18 +339,14 @@ export class Representer {
       out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${ident(j, c)} AS ${ident(use.keys[i])}`));
     }
     for (const f of Object.values(def.fields)) {
-      if (f.kind !== 'computed' || !f.reverse || !f.load || !this.readable(f)) continue;
+      if (f.kind !== 'computed' || !f.reverse || !this.readable(f)) continue;
       const target = f.reverse.target();
       const agg = this.exec.dialect.listAgg(ident('rl', 'id'), orderBy(target, new Map(), 'rl'));
       if (!agg) break;
       const key = ident('rl', f.reverse.column);
-      const scope = await scopeCondition(this.ctx, this.exec, target, 'view', 'rl');
+      const where = await this.reverseCondition(f.reverse, sql`${key} IN ${PAGE_IDS}`);
       const j = `r${out.joins.length}`;
-      // `IS NOT NULL` (which IN implies) lets the planner see how few rows have the key at all
-      // (few addresses have a NAT inside): one index range instead of a probe per page row.
-      out.joins.push(
-        sql`LEFT JOIN (SELECT ${key} AS k, ${agg} AS v FROM ${ident(target.table)} rl WHERE ${and([sql`${key} IS NOT NULL`, sql`${key} IN ${PAGE_IDS}`, scope])} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
-      );
+      out.joins.push(sql`LEFT JOIN (SELECT ${key} AS k, ${agg} AS v FROM ${ident(target.table)} rl WHERE ${where} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
       out.columns.push(sql`${ident(j, 'v')} AS ${ident(REVERSE_COLUMN + f.name)}`);
     }
     if (opts.excludeM2m) return out;
@@ -434,7 +454,7 @@ export class Representer {
           if (b.root) out[f.name] = b.counts.get(f.name)?.get(id) ?? 0;
           break;
         case 'computed':
-          if (b.root || f.nested !== false) out[f.name] = f.load ? (b.loaded.get(f.name)?.get(id) ?? null) : f.read(row, ctx);
+          if (b.root || f.nested !== false) out[f.name] = f.load || f.reverse ? (b.loaded.get(f.name)?.get(id) ?? null) : f.read(row, ctx);
           break;
         case 'composite':
           out[f.name] = f.read(row, ctx);

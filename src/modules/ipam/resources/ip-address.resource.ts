@@ -1,10 +1,7 @@
-import type { RequestContext } from '../../../core/context';
 import { CustomFilter, defineResource, WriteState } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
-import { scopeCondition } from '../../../core/resource/query/scope';
 import { same } from '../../../core/resource/resource-writer';
-import { ref } from '../../../core/resource/serialize/representer';
 import type { Executor, Row } from '../../../database/db';
 import { and, ident, inList, or, sql } from '../../../database/sql';
 import { IpAddress } from '../entities/ip-address.entity';
@@ -49,25 +46,6 @@ const addressFilter: CustomFilter = {
     return or(parts);
   },
 };
-
-/**
- * The addresses whose nat_inside is one of the page's, in address order (where the page
- * statement cannot list them itself: the field's `reverse`). `IS NOT NULL` lets MariaDB see a
- * narrow range on the index (most addresses have no NAT): for a long IN list it otherwise
- * estimates from the column's cardinality and scans the whole index.
- */
-async function natOutside(rows: Row[], ctx: RequestContext, exec: Executor): Promise<Map<string, unknown>> {
-  const out = new Map<string, unknown>(rows.map((r) => [String(r.id), []]));
-  const scope = await scopeCondition(ctx, exec, ipAddressResource, 'view', 'o');
-  const list = await exec.query(
-    sql`SELECT o.${ident('id')} AS id, o.${ident('nat_inside_id')} AS inside, o.${ident('ip_version')} AS v, o.${ident('host')} AS host, o.${ident('mask_length')} AS len FROM ${ident('ipam_ipaddress')} o
-        WHERE ${and([sql`o.${ident('nat_inside_id')} IS NOT NULL`, inList(ident('o', 'nat_inside_id'), rows.map((r) => r.id)), scope])}`,
-  );
-  // Address order, sorted here: an ORDER BY could tempt the planner into the ordering index.
-  list.sort((a, b) => Number(a.v) - Number(b.v) || Buffer.compare(a.host, b.host) || Number(a.len) - Number(b.len) || (String(a.id) < String(b.id) ? -1 : 1));
-  for (const r of list) (out.get(String(r.inside)) as unknown[]).push(ref(ctx, ipAddressResource, String(r.id)));
-  return out;
-}
 
 /**
  * The closest parent of every address of a write, found for the whole batch at once: the
@@ -169,7 +147,6 @@ export const ipAddressResource = defineResource({
     description: field.string(),
     nat_outside_list: {
       ...field.computed([], { type: 'array', readOnly: true, items: { type: 'object' } }, () => [], { nested: false }),
-      load: natOutside,
       reverse: { target: () => ipAddressResource, column: 'nat_inside_id' },
     },
   },
