@@ -2,16 +2,35 @@
 // (src/core/resource/serialize/json-encoder.ts); the workers inherit this.
 process.env.NETKEEL_VERIFY_JSON_ENCODER = '1';
 
-/** @type {import('jest').Config} */
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.(t|j)s$': '<rootDir>/test/support/jest-transform.js' },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   testTimeout: 120000,
   // Suites spend much of their time waiting on the databases: two workers overlap that.
   maxWorkers: 2,
+  projects: [
+    {
+      // Pure helpers and the database gateway: no migrated template, no server.
+      ...common,
+      displayName: 'unit',
+      roots: ['<rootDir>/src', '<rootDir>/test'],
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.e2e-spec\\.ts$'],
+    },
+    {
+      // The API over HTTP on every database of the run: the migrated PGlite template and the
+      // server check are made once, before any of these suites.
+      ...common,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+    },
+  ],
 };

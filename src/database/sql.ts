@@ -52,8 +52,11 @@ export function join(parts: readonly Sql[], separator = ', '): Sql {
 export const TRUE = raw('1=1');
 export const FALSE = raw('1=0');
 
+/** A condition that is TRUE as built (an open permission scope): nothing to AND. */
+export const isTrue = (p: Sql): boolean => p === TRUE || (p.nodes.length === 1 && p.nodes[0].t === 'text' && p.nodes[0].v === '1=1');
+
 export function and(parts: readonly (Sql | null | undefined)[]): Sql {
-  const list = parts.filter((p): p is Sql => !!p && !p.isEmpty);
+  const list = parts.filter((p): p is Sql => !!p && !p.isEmpty && !isTrue(p));
   if (!list.length) return TRUE;
   if (list.length === 1) return list[0];
   return sql`(${join(list.map((p) => sql`(${p})`), ' AND ')})`;

@@ -180,6 +180,11 @@ export function defineResource(input: ResourceInput): ResourceDefinition {
     verboseNamePlural: input.slug.replace(/-/g, ' '),
     features: [],
     ...input,
+    // Looked up by names a client sends (filters, sort, bodies): maps without a prototype, so
+    // `__proto__`, `constructor` or `toString` name nothing.
+    fields: ownMap(input.fields),
+    filters: input.filters && ownMap(input.filters),
+    filterAliases: input.filterAliases && ownMap(input.filterAliases),
   } as ResourceDefinition;
   for (const [name, f] of Object.entries(def.fields)) {
     f.name = name;
@@ -191,6 +196,11 @@ export function defineResource(input: ResourceInput): ResourceDefinition {
     }
   }
   return def;
+}
+
+/** A copy of a record without a prototype: only its own keys name anything. */
+export function ownMap<T>(record: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
 }
 
 export const objectType = (def: ResourceDefinition) => `${def.appLabel ?? def.app}.${def.model}`;

@@ -71,6 +71,8 @@ export interface ForeignKeyField extends BaseField {
   default?: (w: import('./definition').WriteContext) => Promise<string | null>;
   /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug. */
   relatedName?: string;
+  /** Kept by the engine or a hook (a computed parent): a SET NULL by a delete is bookkeeping, not a change by the requester. */
+  maintained?: boolean;
 }
 
 export interface ManyToManyField extends BaseField {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../database/db';
-import { and, ident, inList, join, or, param, raw, Sql, sql } from '../../database/sql';
+import { and, ident, inList, isTrue, join, or, param, raw, Sql, sql } from '../../database/sql';
 import { ColumnType, Dialect } from '../../database/dialect';
 import type { Action, RequestContext } from '../context';
 import { customFieldsFor, validateCustomFieldValue } from './custom-fields';
@@ -306,7 +306,11 @@ export class ResourceWriter {
       const missing = items.filter((i) => !i.touched.has(f.name));
       if (!missing.length) continue;
       const id = await f.default(this.w);
-      if (!id) continue;
+      if (!id) {
+        // No default to fall back on (the Global namespace was renamed or deleted): the field must be given.
+        if (!f.nullable) for (const item of missing) addError(item.errors, f.name, REQUIRED);
+        continue;
+      }
       const [row] = await this.exec.query(sql`SELECT * FROM ${ident(f.target().table)} WHERE ${ident('id')} = ${id}`);
       for (const item of missing) {
         item.values[f.column] = item.set[f.column] = id;
@@ -579,6 +583,7 @@ export class ResourceWriter {
   async delete(def: ResourceDefinition, rows: Row[]): Promise<void> {
     if (!rows.length) return;
     const doomed = await this.collect(def, rows.map((r) => String(r.id)));
+    await this.checkCascadeScope(def, rows, doomed);
     if (def.beforeDelete) await def.beforeDelete(rows, this.w);
     for (const [d, ids] of doomed) {
       for (const f of Object.values(d.fields)) {
@@ -605,6 +610,41 @@ export class ResourceWriter {
       await this.exec.execute(sql`DELETE FROM ${ident(def.table)} WHERE ${inList(ident('id'), chunk)}`);
     }
     if (def.afterDelete) await def.afterDelete(rows, this.w);
+  }
+
+  /**
+   * A delete reaches further than the objects named: cascades delete dependents and SET NULL
+   * changes others. Each of them must be one the requester may delete (or change): otherwise the
+   * whole delete is refused, saying how many, naming none (they may be hidden).
+   */
+  private async checkCascadeScope(def: ResourceDefinition, rows: Row[], doomed: Map<ResourceDefinition, Set<string>>): Promise<void> {
+    const named = new Set(rows.map((r) => String(r.id)));
+    let refused = 0;
+    let changed = 0;
+    const outside = async (d: ResourceDefinition, ids: string[], action: Action) => {
+      const scope = await scopeCondition(this.ctx, this.exec, d, action, 'c');
+      if (isTrue(scope) || !ids.length) return 0;
+      let inside = 0;
+      for (const chunk of chunks(ids)) {
+        const [{ n }] = await this.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(d.table)} c WHERE ${and([inList(ident('c', 'id'), chunk), scope])}`);
+        inside += Number(n);
+      }
+      return ids.length - inside;
+    };
+    for (const [d, set] of doomed) refused += await outside(d, [...set].filter((id) => !(d === def && named.has(id))), 'delete');
+    for (const [d, set] of doomed) {
+      for (const rel of this.ctx.registry.reverseOf(d)) {
+        // A reference the system keeps (read-only, or recomputed like a prefix's parent) is bookkeeping, not the requester's change.
+        if (rel.field.onDelete !== 'setNull' || rel.field.readOnly || rel.field.maintained || rel.def.readOnly) continue;
+        const gone = doomed.get(rel.def);
+        for (const chunk of chunks([...set])) {
+          const deps = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(rel.def.table)} WHERE ${inList(ident(rel.field.column), chunk)}`);
+          changed += await outside(rel.def, deps.map((r) => String(r.id)).filter((id) => !gone?.has(id)), 'change');
+        }
+      }
+    }
+    if (refused) throw new PermissionDeniedError(`Unable to delete object: it would also delete ${refused} dependent object${refused === 1 ? '' : 's'} that you may not delete.`);
+    if (changed) throw new PermissionDeniedError(`Unable to delete object: it would also change ${changed} object${changed === 1 ? '' : 's'} that you may not change.`);
   }
 
   /** Everything a delete takes with it (cascades), after checking nothing protects it. */

@@ -75,16 +75,17 @@ export class ResourceService {
     // The page's count fields and many-to-many ids (Representer.pageExtras) come with it,
     // computed over the page's rows only.
     const { columns, joins } = await representer.pageExtras(def, opts);
+    const order = (alias: string) => orderBy(ctx, exec, def, q, alias);
     let select: Sql;
     if (deferred) {
       // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
       // rows, instead of sorting whole rows of the table to skip most of them.
-      select = sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${orderBy(def, q, 'o')}`;
+      select = sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await order('t')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${await order('o')}`;
     } else {
-      select = sql`SELECT t.*${total} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}${page}`;
+      select = sql`SELECT t.*${total} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await order('t')}${page}`;
     }
     const rows = await exec.query(
-      columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${orderBy(def, q, PAGE_CTE)}`) : select,
+      columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,
     );
     const results = await representer.represent(def, rows, opts);
     let count: number;

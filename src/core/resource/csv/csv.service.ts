@@ -39,7 +39,7 @@ export class CsvService {
     parseDepth(q, 'GET');
     const exec = ctx.db;
     const where = await this.service.where(ctx, exec, def, q);
-    const idRows = await exec.query<{ id: string }>(sql`SELECT t.${ident('id')} AS id FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${orderBy(def, q, 't')}`);
+    const idRows = await exec.query<{ id: string }>(sql`SELECT t.${ident('id')} AS id FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await orderBy(ctx, exec, def, q, 't')}`);
     return this.stream(ctx, def, idRows.map((r) => String(r.id)));
   }
 
@@ -190,7 +190,7 @@ export class CsvService {
       if (rest.length && (f.kind === 'fk' || f.kind === 'gfk')) {
         // A generic relation's columns for other types' natural keys are empty.
         if (f.kind === 'gfk' && raw === '') return;
-        const g = groups.get(head) ?? {};
+        const g = groups.get(head) ?? Object.create(null);
         setPath(g, rest, raw === NULL || raw === NO_OBJECT ? null : raw, raw === NO_OBJECT);
         groups.set(head, g);
         return;
@@ -263,7 +263,8 @@ const MARK = Symbol('noObject');
 
 function setPath(o: Record<string, unknown>, path: string[], value: unknown, noObject: boolean): void {
   let cur = o;
-  for (const p of path.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  // Header segments are the client's: objects without a prototype, so `constructor__prototype` is only a path.
+  for (const p of path.slice(0, -1)) cur = (Object.hasOwn(cur, p) && cur[p] && typeof cur[p] === 'object' ? cur[p] : (cur[p] = Object.create(null))) as Record<string, unknown>;
   cur[path[path.length - 1]] = value;
   if (!noObject) (o as Record<symbol, boolean>)[MARK] = true;
 }

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Executor } from '../../../database/db';
 import { and, FALSE, ident, inList, join, not, or, raw, Sql, sql, TRUE } from '../../../database/sql';
 import type { RequestContext } from '../../context';
-import { CustomFilterHelpers, objectType, ResourceDefinition } from '../definition';
+import { CustomFilterHelpers, objectType, ownMap, ResourceDefinition } from '../definition';
 import { ValidationError, FieldErrors } from '../errors';
 import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyField, ScalarField } from '../fields';
 import type { RelatedSet } from '../registry';
@@ -38,7 +38,7 @@ export type FilterMode = 'query' | 'constraint' | 'reference';
 const STRING_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 're', 'nre', 'ire', 'nire'];
 const NUMBER_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
 /** Django lookup names accepted in permission constraints and attribute references. */
-const DJANGO_ALIASES: Record<string, string> = {
+const DJANGO_ALIASES: Record<string, string> = ownMap({
   exact: '',
   in: '',
   iexact: 'ie',
@@ -50,8 +50,8 @@ const DJANGO_ALIASES: Record<string, string> = {
   contains: 'c',
   startswith: 'sw',
   endswith: 'ew',
-};
-const NEGATED: Record<string, string> = { n: '', nic: 'ic', nisw: 'isw', niew: 'iew', nie: 'ie', nre: 're', nire: 'ire' };
+});
+const NEGATED: Record<string, string> = ownMap({ n: '', nic: 'ic', nisw: 'isw', niew: 'iew', nie: 'ie', nre: 're', nire: 'ire' });
 
 /** Bounds the cost of a regular expression a client sends (the database runs it). */
 const MAX_REGEX_LENGTH = 256;
@@ -75,6 +75,9 @@ const isRelatedSet = (f: Leaf['field']): f is RelatedSet => typeof f === 'object
 
 class UnknownFilter extends Error {}
 
+/** An empty map for definitions without filters or aliases: only own keys ever name anything. */
+const NONE: Record<string, never> = Object.freeze(Object.create(null));
+
 let aliasCounter = 0;
 const nextAlias = () => `f${(aliasCounter = (aliasCounter + 1) % 1_000_000)}`;
 
@@ -96,7 +99,8 @@ export class FilterCompiler {
    * invalid values are always a 400 naming the parameter.
    */
   async fromQuery(def: ResourceDefinition, params: Map<string, string[]>, alias: string): Promise<Sql> {
-    const errors: FieldErrors = {};
+    // Keyed by what the client sent: no prototype, so a `__proto__` key is only a key.
+    const errors: FieldErrors = Object.create(null);
     const parts: Sql[] = [];
     for (const [key, rawValues] of params) {
       if (NON_FILTER_PARAMS.has(key)) continue;
@@ -148,7 +152,7 @@ export class FilterCompiler {
       const m2m = def.fields[has[1]];
       if (rel || (m2m && (m2m.kind === 'm2m' || m2m.kind === 'contentTypes'))) {
         if (!values.length) return null;
-        const exists = rel ? this.relatedExists(def, rel, alias, null) : this.manyExists(def, m2m as ManyToManyField | ContentTypesField, alias);
+        const exists = rel ? await this.relatedSetExists(def, rel, alias, mode) : await this.manyExists(def, m2m as ManyToManyField | ContentTypesField, alias, mode);
         return parseBoolean(values[values.length - 1]) ? exists : sql`NOT ${exists}`;
       }
     }
@@ -211,10 +215,10 @@ export class FilterCompiler {
 
   /** Declared aliases: `tenant_group` on locations means `tenant__tenant_group`. */
   private alias(def: ResourceDefinition, key: string): string {
-    const aliases = def.filterAliases ?? {};
+    const aliases = def.filterAliases ?? NONE;
     const i = key.indexOf('__');
     const head = i === -1 ? key : key.slice(0, i);
-    return aliases[head] ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
+    return Object.hasOwn(aliases, head) ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
   }
 
   /** Objects of `owner` that some object of the related set points at (optionally matching `inner`). */
@@ -229,19 +233,34 @@ export class FilterCompiler {
     return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(rel.def.table)} ${ident(a)} ON ${ident(a, 'id')} = ${ident(th, f.through.source)} WHERE ${ident(th, f.through.target)} = ${ident(alias, 'id')}${where})`;
   }
 
-  /** Objects that have at least one link in a many-to-many field. */
-  private manyExists(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, alias: string): Sql {
+  /**
+   * `has_<related>`: objects that some object of the set points at. A client's filter counts only
+   * the objects it may view (`has_children=true` must not reveal a hidden child); a permission
+   * constraint counts all of them.
+   */
+  private async relatedSetExists(owner: ResourceDefinition, rel: RelatedSet, alias: string, mode: FilterMode): Promise<Sql> {
+    if (mode === 'constraint') return this.relatedExists(owner, rel, alias, null);
+    const a = nextAlias();
+    return this.relatedExists(owner, rel, alias, { alias: a, cond: await this.scopeFor(rel.def, a) });
+  }
+
+  /** Objects that have at least one link in a many-to-many field (to an object the client may view, in a query). */
+  private async manyExists(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, alias: string, mode: FilterMode): Promise<Sql> {
     const th = nextAlias();
-    const disc = f.kind === 'm2m' ? this.discriminator(f, th, owner) : sql``;
-    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
+    if (f.kind === 'contentTypes') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')})`;
+    const disc = this.discriminator(f, th, owner);
+    if (mode === 'constraint') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
+    const target = f.target();
+    const to = nextAlias();
+    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(target.table)} ${ident(to)} ON ${ident(to, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc} AND ${await this.scopeFor(target, to)})`;
   }
 
   private customFilter(def: ResourceDefinition, key: string) {
-    const filters = def.filters ?? {};
-    if (filters[key]) return { filter: filters[key], lookup: '' };
+    const filters = def.filters ?? NONE;
+    if (Object.hasOwn(filters, key)) return { filter: filters[key], lookup: '' };
     const i = key.lastIndexOf('__');
     if (i > 0) {
-      const f = filters[key.slice(0, i)];
+      const f = Object.hasOwn(filters, key.slice(0, i)) ? filters[key.slice(0, i)] : undefined;
       const lookup = key.slice(i + 2);
       if (f && (f.lookups ?? []).includes(lookup)) return { filter: f, lookup };
     }
@@ -555,7 +574,7 @@ export class FilterCompiler {
       }
     }
     if (!cf || cf.filterLogic === 'disabled') throw new UnknownFilter(key);
-    const byType: Record<string, string[]> = {
+    const byType: Record<string, string[]> = ownMap({
       text: ['', ...STRING_LOOKUPS],
       url: ['', ...STRING_LOOKUPS],
       select: ['', ...STRING_LOOKUPS],
@@ -565,7 +584,7 @@ export class FilterCompiler {
       boolean: [''],
       json: [''],
       markdown: [''],
-    };
+    });
     if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
     if (!(byType[cf.type] ?? ['']).includes(lookup)) throw new UnknownFilter(key);
     if (mode === 'query' && !values.length) return null;

@@ -1,9 +1,16 @@
-import { ident, join, raw, Sql, sql } from '../../../database/sql';
+import type { Executor } from '../../../database/db';
+import { ident, isTrue, join, raw, Sql, sql } from '../../../database/sql';
+import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Query } from './params';
+import { scopeCondition } from './scope';
 
-/** Orders by one term: a scalar column, or a foreign key by the target's own first ordering field. */
-function term(def: ResourceDefinition, name: string, desc: boolean, alias: string, depth = 0): Sql | null {
+/**
+ * Orders by one term: a scalar column, or a foreign key by the target's own first ordering
+ * field, read only from a target the requester may view (a hidden one sorts as no value, so its
+ * name cannot be learned from the order).
+ */
+async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition, name: string, desc: boolean, alias: string): Promise<Sql | null> {
   const dir = raw(desc ? ' DESC' : ' ASC');
   if (name === 'id' || name === 'created' || name === 'last_updated' || (def.extraColumns ?? []).includes(name)) return sql`${ident(alias, name)}${dir}`;
   const f = def.fields[name];
@@ -14,13 +21,17 @@ function term(def: ResourceDefinition, name: string, desc: boolean, alias: strin
     const col = ident(alias, f.column);
     return f.nullable ? sql`(${col} IS NULL)${dir}, ${col}${dir}` : sql`${col}${dir}`;
   }
-  if (f.kind === 'fk' && depth < 2) {
+  if (f.kind === 'fk') {
     const target = f.target();
     const key = target.ordering[0]?.replace(/^-/, '') ?? 'name';
-    const inner = `s${depth}`;
+    const inner = `s_${alias}`;
     const col = target.fields[key];
     const column = col?.kind === 'scalar' ? col.column : (target.extraColumns ?? []).includes(key) ? key : 'id';
-    const sub = sql`(SELECT ${ident(inner, column)} FROM ${ident(target.table)} ${ident(inner)} WHERE ${ident(inner, 'id')} = ${ident(alias, f.column)})`;
+    const scope = await scopeCondition(ctx, exec, target, 'view', inner);
+    const visible = isTrue(scope) ? sql`` : sql` AND ${scope}`;
+    const sub = sql`(SELECT ${ident(inner, column)} FROM ${ident(target.table)} ${ident(inner)} WHERE ${ident(inner, 'id')} = ${ident(alias, f.column)}${visible})`;
+    // Without a scope the key is NULL exactly when there is no related object; with one, also when it is hidden.
+    if (!isTrue(scope)) return sql`(${sub} IS NULL)${dir}, ${sub}${dir}`;
     return f.nullable ? sql`(${ident(alias, f.column)} IS NULL)${dir}, ${sub}${dir}` : sql`${sub}${dir}`;
   }
   if (f.kind === 'composite' && f.sortable) return join(f.columns.map((c) => sql`${ident(alias, c)}${dir}`));
@@ -31,10 +42,18 @@ function term(def: ResourceDefinition, name: string, desc: boolean, alias: strin
  * `?sort=a,-b`: unknown terms are dropped silently (as the reference does); the model's default
  * ordering applies when none remain; `id` always breaks ties so pages never overlap.
  */
-export function orderBy(def: ResourceDefinition, q: Query, alias: string): Sql {
+export async function orderBy(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias: string): Promise<Sql> {
+  const terms = async (list: string[]) => {
+    const out: Sql[] = [];
+    for (const t of list) {
+      const s = await term(ctx, exec, def, t.replace(/^-/, ''), t.startsWith('-'), alias);
+      if (s) out.push(s);
+    }
+    return out;
+  };
   const requested = (q.get('sort') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-  let terms = requested.map((t) => term(def, t.replace(/^-/, ''), t.startsWith('-'), alias)).filter((t): t is Sql => !!t);
-  if (!terms.length) terms = def.ordering.map((t) => term(def, t.replace(/^-/, ''), t.startsWith('-'), alias)).filter((t): t is Sql => !!t);
-  terms.push(sql`${ident(alias, 'id')} ASC`);
-  return join(terms);
+  let list = await terms(requested);
+  if (!list.length) list = await terms(def.ordering);
+  list.push(sql`${ident(alias, 'id')} ASC`);
+  return join(list);
 }

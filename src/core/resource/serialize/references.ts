@@ -53,7 +53,7 @@ function unrecognized(value: unknown): ValueError {
 
 /** {"location": {"name": "x", "parent": {"name": "y"}}} -> {"location__name": "x", "location__parent__name": "y"} */
 function flatten(o: Record<string, unknown>, prefix = ''): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(o)) {
     if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)) {
       const inner = v as Record<string, unknown>;

@@ -258,7 +258,7 @@ export class Representer {
     const target = reverse.target();
     const where = await this.reverseCondition(reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
     const list = await this.exec.query(
-      sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k FROM ${ident(target.table)} rl WHERE ${where} ORDER BY ${orderBy(target, new Map(), 'rl')}`,
+      sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k FROM ${ident(target.table)} rl WHERE ${where} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`,
     );
     const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
     for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
@@ -341,7 +341,7 @@ export class Representer {
     for (const f of Object.values(def.fields)) {
       if (f.kind !== 'computed' || !f.reverse || !this.readable(f)) continue;
       const target = f.reverse.target();
-      const agg = this.exec.dialect.listAgg(ident('rl', 'id'), orderBy(target, new Map(), 'rl'));
+      const agg = this.exec.dialect.listAgg(ident('rl', 'id'), await orderBy(this.ctx, this.exec, target, new Map(), 'rl'));
       if (!agg) break;
       const key = ident('rl', f.reverse.column);
       const where = await this.reverseCondition(f.reverse, sql`${key} IN ${PAGE_IDS}`);

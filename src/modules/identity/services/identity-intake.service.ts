@@ -411,7 +411,7 @@ export class IdentityIntakeService {
   /** The identity's representation (as at /external-identities/<id>/) with its roles, lowest rank first. */
   private async represent(ctx: RequestContext, exec: Executor, row: Row, depth: number): Promise<Obj> {
     const representer = new Representer(ctx, exec);
-    const roleRows = await exec.query(sql`SELECT t.* FROM ${ident(ROLE)} t WHERE t.${ident('identity_id')} = ${row.id} ORDER BY ${orderBy(externalIdentityRoleResource, new Map(), 't')}`);
+    const roleRows = await exec.query(sql`SELECT t.* FROM ${ident(ROLE)} t WHERE t.${ident('identity_id')} = ${row.id} ORDER BY ${await orderBy(ctx, exec, externalIdentityRoleResource, new Map(), 't')}`);
     // One after the other: inside a write, both share the transaction's single connection.
     const [obj] = await representer.represent(externalIdentityResource, [row], { depth });
     const roles = await representer.represent(externalIdentityRoleResource, roleRows, { depth: 0 });

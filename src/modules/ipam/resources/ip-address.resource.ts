@@ -133,7 +133,7 @@ export const ipAddressResource = defineResource({
     type: field.choice(IP_ADDRESS_TYPES, { default: 'host' }),
     status: statusField(),
     role: roleField(),
-    parent: field.foreignKey(() => prefixResource, { nullable: true, onDelete: 'setNull', help: 'The parent Prefix of this IPAddress.' }),
+    parent: field.foreignKey(() => prefixResource, { nullable: true, onDelete: 'setNull', maintained: true, help: 'The parent Prefix of this IPAddress.' }),
     ip_version: field.integer({ readOnly: true, label: 'IP Version' }),
     namespace: field.foreignKey(() => namespaceResource, { writeOnly: true, onDelete: 'protect' }),
     tenant: tenantField(),
