@@ -72,6 +72,15 @@ eachDatabase('scope holes', (t) => {
     expect((await t().get(`/api/ipam/ip-addresses/${outside.id}/`).expect(200)).body.parent.id).toBe(cover.id);
   });
 
+  it('lets a superuser delete a user with tokens, which no one else can list', async () => {
+    const other = await t().userWith('token-owner', []);
+    const me = (await t().get('/api/users/tokens/', other).expect(200)).body.results[0];
+    const owner = (await t().get('/api/users/users/?username=token-owner').expect(200)).body.results[0];
+    expect(me.user.id).toBe(owner.id);
+    await t().del(`/api/users/users/${owner.id}/`).expect(204);
+    await t().get('/api/users/tokens/', other).expect(403);
+  });
+
   it('sorts through a relation by what the requester may view: a hidden parent sorts as none', async () => {
     const filter = `id=${ids.under1}&id=${ids.under2}`;
     const yOpen = await post('/api/dcim/locations/', { name: 'Y-OpenParent', location_type: ids.lt, status: 'Active', tenant: ids.ta });

@@ -622,7 +622,7 @@ export class ResourceWriter {
     let refused = 0;
     let changed = 0;
     const outside = async (d: ResourceDefinition, ids: string[], action: Action) => {
-      const scope = await scopeCondition(this.ctx, this.exec, d, action, 'c');
+      const scope = await scopeCondition(this.ctx, this.exec, d, action, 'c', { base: false });
       if (isTrue(scope) || !ids.length) return 0;
       let inside = 0;
       for (const chunk of chunks(ids)) {

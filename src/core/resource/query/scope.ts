@@ -17,10 +17,12 @@ export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, a
  * The permission scope as a condition on `alias` (DESIGN rule 2): ANDed into every read and
  * re-checked after every write. Includes the definition's own base scope (own tokens only).
  */
-export async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string): Promise<Sql> {
+export async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string, opts: { base?: boolean } = {}): Promise<Sql> {
   const constraints = await scopeConstraints(ctx, def, action);
   const compiler = new FilterCompiler(ctx, exec);
-  const base = def.baseScope?.(ctx);
+  // The base scope (own tokens only) bounds what the API lets a client name; `base: false` is
+  // the object permissions alone, for what a write reaches without naming it (a cascade).
+  const base = opts.base === false ? null : def.baseScope?.(ctx);
   const baseSql = and([base ? await compiler.fromConstraint(def, base, alias) : TRUE, await inherited(ctx, exec, def, alias)]);
   if (constraints === null) return baseSql;
   if (!constraints.length) return FALSE;

@@ -1,9 +1,0 @@
-import { Column, Entity } from 'typeorm';
-import { CustomFieldModelEntity } from '../../../core/entities/base.entity';
-
-@Entity('extras_status')
-export class Status extends CustomFieldModelEntity {
-  @Column({ length: 100 }) name: string;
-  @Column({ length: 6 }) color: string;
-  @Column({ length: 200 }) description: string;
-}
