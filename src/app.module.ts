@@ -8,16 +8,18 @@ import { ApiExceptionFilter } from './core/http/exception.filter';
 import { RegistryModule } from './core/resource/registry.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseTarget } from './database/data-source.factory';
-import { DcimModule, dcimEntities, dcimResources } from './modules/dcim/dcim.module';
-import { ExtrasModule, extrasEntities, extrasResources } from './modules/extras/extras.module';
-import { IpamModule, ipamEntities, ipamResources } from './modules/ipam/ipam.module';
-import { IdentityModule, identityEntities, identityResources } from './modules/identity/identity.module';
-import { TenancyModule, tenancyEntities, tenancyResources } from './modules/tenancy/tenancy.module';
-import { UsersModule, usersEntities, usersResources } from './modules/users/users.module';
+import { dcimApp } from './modules/dcim/dcim.module';
+import { extrasApp } from './modules/extras/extras.module';
+import { ipamApp } from './modules/ipam/ipam.module';
+import { identityApp } from './modules/identity/identity.module';
+import { tenancyApp } from './modules/tenancy/tenancy.module';
+import { usersApp } from './modules/users/users.module';
 
-/** Every model of netkeel: one line per app. */
-export const ALL_RESOURCES = [...extrasResources, ...tenancyResources, ...dcimResources, ...ipamResources, ...usersResources, ...identityResources];
-export const ALL_ENTITIES = [...extrasEntities, ...tenancyEntities, ...dcimEntities, ...ipamEntities, ...usersEntities, ...identityEntities];
+/** The apps of netkeel: one line each. Their models, tables and routes follow from them. */
+export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identityApp];
+
+export const ALL_RESOURCES = APPS.flatMap((a) => a.resources);
+export const ALL_TABLES = APPS.flatMap((a) => a.tables ?? []);
 
 export interface AppOptions {
   settings: Settings;
@@ -40,15 +42,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         SettingsModule.forRoot(opts.settings, opts.clock),
-        RegistryModule.forRoot(ALL_RESOURCES),
-        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings), ALL_ENTITIES),
+        RegistryModule.forRoot(ALL_RESOURCES, ALL_TABLES),
+        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings)),
         CoreModule,
-        UsersModule,
-        ExtrasModule,
-        TenancyModule,
-        DcimModule,
-        IpamModule,
-        IdentityModule,
+        ...APPS.map((a) => a.module),
       ],
       // The global enhancers, registered once (DESIGN.md).
       providers: [

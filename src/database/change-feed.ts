@@ -133,7 +133,7 @@ export class ChangeFeed {
     return w;
   }
 
-  /** Every table some cache watches (on PostgreSQL each needs its notify trigger: see the migration). */
+  /** Every table some cache watches (on PostgreSQL each needs its notify trigger: declared `watched`, checked by the drift test). */
   get watchedTables(): string[] {
     return [...this.byTable.keys()];
   }

@@ -1,7 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { Dialect, mysqlDialect, postgresDialect } from './dialect';
-import { applyDialectColumns } from './dialect-column';
 import { PGlitePool } from './pglite/pglite-pool';
 import { lockDataDir } from './pglite/data-dir-lock';
 import { SnakeNamingStrategy } from './naming.strategy';
@@ -61,7 +60,6 @@ export interface OpenDatabase {
 }
 
 export interface OpenOptions {
-  entities: MixedList<Function>;
   migrations: { postgres: Function[]; mysql: Function[] };
 }
 
@@ -72,7 +70,8 @@ export interface OpenOptions {
  */
 export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): Promise<OpenDatabase> {
   const common = {
-    entities: opts.entities,
+    // No entities: the engine writes its own SQL; the schema comes from the migrations.
+    entities: [],
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
@@ -146,7 +145,6 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     }
   }
 
-  applyDialectColumns(dialect.name);
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();

@@ -39,7 +39,7 @@ export class DatabaseModule implements OnApplicationShutdown {
     private readonly feed: ChangeFeed,
   ) {}
 
-  static forRoot(target: DatabaseTarget, entities: Function[]): DynamicModule {
+  static forRoot(target: DatabaseTarget): DynamicModule {
     return {
       module: DatabaseModule,
       providers: [
@@ -48,10 +48,10 @@ export class DatabaseModule implements OnApplicationShutdown {
           inject: [ResourceRegistry],
           useFactory: async (registry: ResourceRegistry) => {
             const logger = new Logger('Database');
-            const open = await openDatabase(target, { entities, migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+            const open = await openDatabase(target, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
             const applied = await migrate(open);
             if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
-            registry.bind(open.dataSource);
+            registry.seal();
             return open;
           },
         },

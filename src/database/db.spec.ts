@@ -104,7 +104,7 @@ describe.each(testDatabases())('Db transaction ends on %s', (kind) => {
 
   beforeAll(async () => {
     if (kind === 'pglite') {
-      const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { entities: [], migrations: { postgres: [], mysql: [] } });
+      const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: [], mysql: [] } });
       db = new Db(open.dataSource, open.dialect);
       close = () => open.close();
     } else {

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/database/data-source.factory';
-import { ALL_ENTITIES } from '../../src/app.module';
 import { postgresMigrations } from '../../migrations/postgres';
 import { mysqlMigrations } from '../../migrations/mysql';
 import { checkServers } from '../../src/core/testing/servers';
@@ -13,7 +12,7 @@ import { checkServers } from '../../src/core/testing/servers';
  */
 export default async function globalSetup(): Promise<void> {
   await checkServers();
-  const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { entities: ALL_ENTITIES, migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+  const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
   await db.dataSource.runMigrations({ transaction: 'each' });
   const pglite = (db.dataSource.driver as unknown as { master: { db?: unknown } }).master;
   void pglite;

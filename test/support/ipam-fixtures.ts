@@ -6,8 +6,6 @@ import { ident, join, sql } from '../../src/database/sql';
 /** A deterministic interface id for fixture n. */
 export const interfaceId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-class InterfaceStandIn {}
-
 /**
  * The interface models arrive with DCIM. Until then, addresses are assigned to interfaces that
  * are validated by object type through the registry; this installs a minimal `dcim.interface`
@@ -22,7 +20,6 @@ export async function installInterfaceStandIn(t: TestApp, ns: number[]): Promise
       model: 'interface',
       slug: 'interfaces',
       table: 'test_interface',
-      entity: InterfaceStandIn,
       naturalKey: ['id'],
       ordering: ['id'],
       display: (r) => String(r.id),

@@ -1,7 +1,9 @@
 import type { Executor, Row } from '../../database/db';
 import type { RequestContext } from '../context';
 import type { FieldErrors } from './errors';
+import type { ColumnSpec } from '../../database/schema/schema';
 import type { Constraint, Field } from './fields';
+import { applyMixins, Mixin } from './mixin';
 
 export type Feature = 'tags' | 'customFields' | 'notes' | 'changes' | 'relationships' | 'locations' | 'statuses' | 'roles';
 
@@ -36,6 +38,8 @@ export interface UniqueTogether {
   field?: string;
   /** Treat NULLs as equal (a root-level duplicate is still a duplicate). */
   nullsEqual?: boolean;
+  /** The database's unique key: false for none (the engine checks alone), or its columns in the key's order (default `columns`). */
+  db?: false | string[];
   /**
    * The stored columns compared (default: the fields' columns), when a composite field stores
    * more than the key (a prefix's key is namespace, length and network, not its text). Put the
@@ -95,9 +99,10 @@ export interface ResourceDefinition {
   model: string;
   /** URL segment of the list endpoint. */
   slug: string;
+  /** The model's table (default `<app>_<model>`). */
   table: string;
-  /** TypeORM entity that declares the storage. */
-  entity: Function;
+  /** The reference's class name, in "No <ClassName> matches the given query." (default: the verbose name in PascalCase). */
+  className: string;
   verboseName: string;
   verboseNamePlural: string;
   description?: string;
@@ -160,24 +165,47 @@ export interface ResourceDefinition {
   scopeVia?: string;
   /** Restrict every read and write to a base scope (tokens: own tokens only). */
   baseScope?: (ctx: RequestContext) => Constraint | null;
-  /** Stored columns that no field writes (natural sort keys, computed parents); beforeSave sets them. */
-  extraColumns?: string[];
-  /** Storage types of composite and extra columns (default string). */
-  columnTypes?: Record<string, import('../../database/dialect').ColumnType>;
+  /**
+   * Stored columns that no field declares (the parts of composite fields, natural sort keys);
+   * beforeSave or a composite's parse sets them. `sortable` ones may be named in `?sort=`.
+   */
+  columns?: Record<string, ColumnSpec & { sortable?: boolean }>;
+  /** Indexes beyond those the fields imply (unique fields, unique sets, foreign keys): column lists. */
+  indexes?: (string[] | { columns: string[]; unique?: boolean })[];
+  /** Other processes cache what they read of this model (tokens, permissions): its tables notify changes. */
+  watched?: boolean;
 }
 
-export type ResourceInput = Omit<ResourceDefinition, 'fields' | 'verboseName' | 'verboseNamePlural' | 'features'> & {
+export type ResourceInput = Omit<ResourceDefinition, 'fields' | 'verboseName' | 'verboseNamePlural' | 'features' | 'table' | 'className' | 'naturalKey' | 'ordering' | 'display'> & {
   fields: Record<string, Field>;
+  /** Field groups taken whole (status, tenant, a unique name, a tree): see mixin.ts. */
+  mixins?: Mixin[];
+  /** Required unless a mixin gives them. */
+  naturalKey?: string[];
+  ordering?: string[];
+  display?: ResourceDefinition['display'];
+  table?: string;
+  className?: string;
   verboseName?: string;
   verboseNamePlural?: string;
   features?: Feature[];
 };
 
+/** "IP address" -> "IPAddress", "location type" -> "LocationType". */
+const pascalCase = (words: string) => words.split(/\s+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
 /** Declares a model once; the engine derives routes, filters, depth, CSV and OpenAPI from it. */
-export function defineResource(input: ResourceInput): ResourceDefinition {
-  const def: ResourceDefinition = {
-    verboseName: input.model.replace(/_/g, ' '),
+export function defineResource(declared: ResourceInput): ResourceDefinition {
+  const { mixins, ...rest } = declared;
+  let def: ResourceDefinition;
+  const input = applyMixins(rest, mixins ?? [], () => def);
+  for (const k of ['naturalKey', 'ordering', 'display'] as const) if (!input[k]) throw new Error(`${declared.app}.${declared.model}: declare ${k} (or take a mixin that gives it)`);
+  const verboseName = input.verboseName ?? input.model.replace(/_/g, ' ');
+  def = {
+    verboseName,
     verboseNamePlural: input.slug.replace(/-/g, ' '),
+    table: `${input.app}_${input.model}`,
+    className: pascalCase(verboseName),
     features: [],
     ...input,
     // Looked up by names a client sends (filters, sort, bodies): maps without a prototype, so

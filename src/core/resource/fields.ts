@@ -1,4 +1,5 @@
 import type { ColumnType } from '../../database/dialect';
+import type { StorageType } from '../../database/schema/schema';
 import type { Executor, Row } from '../../database/db';
 import type { ResourceDefinition } from './definition';
 import type { RequestContext } from '../context';
@@ -53,6 +54,12 @@ export interface ScalarField extends BaseField {
   unique?: boolean;
   /** Immutable after create. */
   immutable?: string;
+  /** The column has an index of its own (filters automation uses). */
+  index?: boolean;
+  /** Storage type where the kind's is not it (default: from `type`; integers past 32 bits are bigint). */
+  storage?: StorageType;
+  /** Column length where it differs from the longest value a client may send (a password's hash is longer than the password). */
+  dbLength?: number;
 }
 
 export interface ForeignKeyField extends BaseField {
@@ -73,6 +80,12 @@ export interface ForeignKeyField extends BaseField {
   relatedName?: string;
   /** Kept by the engine or a hook (a computed parent): a SET NULL by a delete is bookkeeping, not a change by the requester. */
   maintained?: boolean;
+  /** false: no index for the column (another key leads with it, or nothing filters by it). */
+  index?: boolean;
+  /** false: the database has no foreign key for it (the target may be another app's, not installed). */
+  dbForeignKey?: boolean;
+  /** The database's rule where it differs from `onDelete` (a parent the engine moves before a delete: RESTRICT as a safety net). */
+  dbOnDelete?: 'restrict' | 'cascade' | 'setNull';
 }
 
 export interface ManyToManyField extends BaseField {
@@ -109,6 +122,8 @@ export interface GenericForeignKeyField extends BaseField {
   idColumn: string;
   nullable?: boolean;
   allowed?: (def: ResourceDefinition) => boolean;
+  /** false: no (type, id) index. */
+  index?: boolean;
 }
 
 /** A count of other objects pointing here, on root representations only. */

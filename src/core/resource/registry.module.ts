@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import type { TableSchema } from '../../database/schema/schema';
 import type { ResourceDefinition } from './definition';
 import { ResourceRegistry } from './registry';
 
 @Global()
 @Module({})
 export class RegistryModule {
-  static forRoot(defs: ResourceDefinition[]): DynamicModule {
-    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: () => new ResourceRegistry(defs) }], exports: [ResourceRegistry] };
+  static forRoot(defs: ResourceDefinition[], tables: TableSchema[] = []): DynamicModule {
+    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: () => new ResourceRegistry(defs, tables) }], exports: [ResourceRegistry] };
   }
 }

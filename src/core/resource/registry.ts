@@ -1,10 +1,12 @@
-import type { DataSource } from 'typeorm';
+import type { TableSchema } from '../../database/schema/schema';
 import { objectType, ResourceDefinition } from './definition';
 import { field, ForeignKeyField, ManyToManyField } from './fields';
+import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
 
 export const TAG_TYPE = 'extras.tag';
 import { CustomFieldSource, NO_CUSTOM_FIELDS } from './custom-fields';
 import { append } from '../collections';
+import { SEED_TABLE } from './seed';
 
 export interface ReverseRelation {
   def: ResourceDefinition;
@@ -31,8 +33,9 @@ export class ResourceRegistry {
   /** Where custom field definitions come from (the extras app sets it at boot). */
   customFieldSource: CustomFieldSource = NO_CUSTOM_FIELDS;
 
-  constructor(defs: ResourceDefinition[] = []) {
+  constructor(defs: ResourceDefinition[] = [], tables: TableSchema[] = []) {
     defs.forEach((d) => this.add(d));
+    [SEED_TABLE, ...tables].forEach((t) => this.addTable(t));
   }
 
   add(def: ResourceDefinition): void {
@@ -78,47 +81,62 @@ export class ResourceRegistry {
     return this.related.get(def) ?? [];
   }
 
-  /** Checks definitions against the entities' columns and fills storage facts (lengths). */
-  bind(dataSource: DataSource): void {
+  /** Tables that are no model's own (sessions, histories, lookup keys), registered by their apps. */
+  private readonly plainTables: TableSchema[] = [];
+
+  addTable(table: TableSchema): void {
+    if (this.plainTables.some((t) => t.name === table.name)) throw new Error(`Table ${table.name} is declared twice`);
+    this.plainTables.push(table);
+  }
+
+  /**
+   * Checks the definitions (every column a field reads is declared, every target registered) and
+   * derives the cross-model facts: reverse foreign keys and related sets for filters. Once.
+   */
+  seal(): void {
     if (this.bound) return;
     this.bound = true;
     for (const def of this.all()) {
-      const meta = dataSource.getMetadata(def.entity);
-      if (meta.tableName !== def.table) throw new Error(`${objectType(def)}: entity table ${meta.tableName} != ${def.table}`);
-      const columns = new Map(meta.columns.map((c) => [c.databaseName, c]));
-      const need = (col: string) => {
-        const c = columns.get(col);
-        if (!c) throw new Error(`${objectType(def)}: entity ${meta.name} has no column ${col}`);
-        return c;
-      };
+      modelColumns(def);
       for (const f of Object.values(def.fields)) {
-        if (f.kind === 'scalar') {
-          const c = need(f.column);
-          if (f.maxLength === undefined && c.length) f.maxLength = Number(c.length);
-          if (f.nullable === undefined) f.nullable = c.isNullable;
-          if (f.type === 'decimal') {
-            f.maxDigits ??= c.precision ?? undefined;
-            f.decimalPlaces ??= c.scale ?? undefined;
-          }
-        } else if (f.kind === 'fk') {
-          const c = need(f.column);
-          if (f.nullable === undefined) f.nullable = c.isNullable;
+        if (f.kind === 'fk') {
           const target = f.target();
           if (!this.byType.has(objectType(target))) throw new Error(`${objectType(def)}.${f.name}: target ${objectType(target)} is not registered`);
           append(this.reverse, target, { def, field: f });
           this.addRelated(target, def, f);
         } else if (f.kind === 'm2m') {
-          if (f.through.table !== 'extras_taggeditem') this.addRelated(f.target(), def, f);
-        } else if (f.kind === 'gfk') {
-          need(f.typeColumn);
-          need(f.idColumn);
-        } else if (f.kind === 'composite' || f.kind === 'computed') {
-          f.columns.forEach(need);
+          if (!f.through.discriminator) this.addRelated(f.target(), def, f);
         }
       }
-      ['id', 'created', 'last_updated'].forEach(need);
-      if (def.features.includes('customFields')) need('_custom_field_data');
     }
+  }
+
+  /**
+   * Every table the declarations call for: each model's, the link tables of its many-to-many
+   * fields (unless a model owns the table: a through model), and the plain tables of the apps.
+   */
+  tables(): TableSchema[] {
+    const owned = new Set(this.all().map((d) => d.table));
+    const out = new Map<string, TableSchema>();
+    for (const def of this.all()) {
+      out.set(def.table, modelTable(def));
+      for (const f of Object.values(def.fields)) {
+        if (ownsThroughTable(f) && !owned.has(f.through.table) && !out.has(f.through.table)) out.set(f.through.table, throughTable(def, f));
+      }
+    }
+    for (const t of this.plainTables) out.set(t.name, t);
+    return [...out.values()];
+  }
+
+  /** The watched tables of some models (their own and their link tables): caches of them must hear of every change. */
+  watchedTables(types: string[]): string[] {
+    const owned = new Set(this.all().map((d) => d.table));
+    const out = new Set<string>();
+    for (const def of types.map((type) => this.get(type)).filter((d): d is ResourceDefinition => !!d?.watched)) {
+      out.add(def.table);
+      for (const f of Object.values(def.fields)) if (ownsThroughTable(f) && !owned.has(f.through.table)) out.add(f.through.table);
+    }
+    return [...out];
   }
 
   private addRelated(target: ResourceDefinition, owner: ResourceDefinition, f: ForeignKeyField | ManyToManyField): void {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../database/db';
 import { and, ident, inList, isTrue, join, or, param, raw, Sql, sql } from '../../database/sql';
-import { ColumnType, Dialect } from '../../database/dialect';
+import type { Dialect } from '../../database/dialect';
 import type { Action, RequestContext } from '../context';
 import { customFieldsFor, validateCustomFieldValue } from './custom-fields';
 import { objectType, ResourceDefinition, WriteContext, WriteState } from './definition';
 import { ConflictError, FieldErrors, PermissionDeniedError, ValidationError } from './errors';
-import { columnType, ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField, ScalarField } from './fields';
+import { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
+import { columnTypes, storedColumns } from './storage';
 import { scopeCondition } from './query/scope';
 import { descendantIds } from './query/tree';
 import { isUuid, parseUuid, ValueError } from './query/values';
@@ -715,34 +716,6 @@ export function chunks<T>(list: T[], size = INSERT_CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
-}
-
-/** Every stored column of a definition, in a stable order. */
-export function storedColumns(def: ResourceDefinition): string[] {
-  const cols = ['id', 'created', 'last_updated'];
-  if (def.features.includes('customFields')) cols.push('_custom_field_data');
-  for (const f of Object.values(def.fields)) {
-    if (f.kind === 'scalar' || f.kind === 'fk') cols.push(f.column);
-    else if (f.kind === 'composite') cols.push(...f.columns);
-    else if (f.kind === 'gfk') cols.push(f.typeColumn, f.idColumn);
-  }
-  for (const c of def.extraColumns ?? []) cols.push(c);
-  return [...new Set(cols)];
-}
-
-function columnTypes(def: ResourceDefinition): Record<string, ColumnType> {
-  const t: Record<string, ColumnType> = { id: 'uuid', created: 'datetime', last_updated: 'datetime', _custom_field_data: 'json' };
-  for (const f of Object.values(def.fields)) {
-    if (f.kind === 'scalar') t[f.column] = columnType(f as ScalarField);
-    else if (f.kind === 'fk') t[f.column] = 'uuid';
-    else if (f.kind === 'gfk') {
-      t[f.typeColumn] = 'string';
-      t[f.idColumn] = 'uuid';
-    }
-  }
-  for (const f of Object.values(def.fields)) if (f.kind === 'composite') for (const c of f.columns) t[c] ??= (def.columnTypes?.[c] ?? 'string');
-  for (const c of def.extraColumns ?? []) t[c] ??= (def.columnTypes?.[c] ?? 'string');
-  return t;
 }
 
 /**

@@ -34,7 +34,7 @@ export interface ListResult {
 }
 
 /** The name the reference uses in "No <Model> matches the given query." */
-export const modelClassName = (def: ResourceDefinition) => def.entity.name;
+export const modelClassName = (def: ResourceDefinition) => def.className;
 
 /**
  * The resource pipeline for every model (DESIGN.md): scope -> filters -> sort -> paginate ->

@@ -1,5 +1,9 @@
 import type { Executor } from '../../database/db';
+import { column, defineTable } from '../../database/schema/schema';
 import { ident, inList, join, sql } from '../../database/sql';
+
+/** The names of the defaults a start-up has made (statuses, the Global namespace, ...). */
+export const SEED_TABLE = defineTable({ name: 'netkeel_seed', columns: { name: column.string(255) }, primaryKey: ['name'] });
 
 /**
  * Remembers which default rows a start-up has already created, so that defaults are made

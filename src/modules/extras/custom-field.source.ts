@@ -10,8 +10,6 @@ import { ident, sql } from '../../database/sql';
 import { toDefinition } from './resources/custom-field.resource';
 import { append } from '../../core/collections';
 
-/** The tables custom field definitions are read from (each has its notify trigger on PostgreSQL). */
-const CUSTOM_FIELD_TABLES = ['extras_customfield', 'extras_customfield_content_types', 'extras_customfieldchoice'];
 
 /** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
 const HEARD_TTL_MS = 60_000;
@@ -35,7 +33,8 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.cache = db.feed.cache(CUSTOM_FIELD_TABLES, { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    // The tables definitions are read from, as declared (`watched`: each has its notify trigger on PostgreSQL).
+    this.cache = db.feed.cache(registry.watchedTables(['extras.customfield', 'extras.customfieldchoice']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
   }
 
   onModuleInit(): void {

@@ -1,24 +1,26 @@
-import { Module } from '@nestjs/common';
-import { createResourceController } from '../../core/resource/resource-controller.factory';
-import { Role } from './entities/role.entity';
-import { Status } from './entities/status.entity';
-import { Tag } from './entities/tag.entity';
+import { defineApp } from '../../core/resource/app';
+import { column, defineTable } from '../../database/schema/schema';
+import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
 import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-field.source';
-import { CustomField } from './entities/custom-field.entity';
-import { CustomFieldChoice } from './entities/custom-field-choice.entity';
-import { Note } from './entities/note.entity';
 import { noteResource } from './resources/note.resource';
 import { customFieldChoiceResource, customFieldResource } from './resources/custom-field.resource';
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
 
-export const extrasResources = [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource];
-export const extrasEntities = [Status, Tag, Role, CustomField, CustomFieldChoice, Note];
+/** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
+export const taggedItemTable = defineTable({
+  name: 'extras_taggeditem',
+  columns: { content_type: column.string(CONTENT_TYPE_LENGTH), object_id: column.uuid(), tag_id: column.uuid() },
+  primaryKey: ['content_type', 'object_id', 'tag_id'],
+  indexes: [['object_id'], ['tag_id', 'content_type']],
+  foreignKeys: { tag_id: ['extras_tag', 'cascade'] },
+});
 
-@Module({
-  controllers: extrasResources.map(createResourceController),
+export const extrasApp = defineApp({
+  label: 'extras',
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource],
+  tables: [taggedItemTable],
   providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
-})
-export class ExtrasModule {}
+});

@@ -1,10 +1,7 @@
-import { Module } from '@nestjs/common';
-import { createResourceController } from '../../core/resource/resource-controller.factory';
+import { defineApp } from '../../core/resource/app';
+import { column, defineTable } from '../../database/schema/schema';
 import { IdentityHistoryController } from './controllers/identity-history.controller';
 import { IdentityIntakeController } from './controllers/identity-intake.controller';
-import { ExternalIdentityRole } from './entities/external-identity-role.entity';
-import { ExternalIdentity } from './entities/external-identity.entity';
-import { IdentitySource } from './entities/identity-source.entity';
 import { externalIdentityRoleResource } from './resources/external-identity-role.resource';
 import { externalIdentityResource } from './resources/external-identity.resource';
 import { identitySourceResource } from './resources/identity-source.resource';
@@ -13,16 +10,41 @@ import { IdentityHistoryService } from './services/identity-history.service';
 import { IdentityIntakeService } from './services/identity-intake.service';
 import { IdentityUserStatusProvider } from './services/identity-user-status.provider';
 
-export const identityResources = [identitySourceResource, externalIdentityResource, externalIdentityRoleResource];
-export const identityEntities = [IdentitySource, ExternalIdentity, ExternalIdentityRole];
+/** Every identifier and (lower-cased) email of an identity's last message, for the filters. */
+export const identityKeyTable = defineTable({
+  name: 'identity_externalidentity_key',
+  columns: { identity_id: column.uuid(), kind: column.string(16), value: column.string(255) },
+  primaryKey: ['identity_id', 'kind', 'value'],
+  indexes: [['kind', 'value']],
+  foreignKeys: { identity_id: ['identity_externalidentity', 'cascade'] },
+});
+
+/** Every change intake made to an identity and its user, numbered per identity. */
+export const identityHistoryTable = defineTable({
+  name: 'identity_externalidentityhistory',
+  columns: {
+    id: column.uuid(),
+    identity_id: column.uuid(),
+    seq: column.integer(),
+    time: column.datetime(),
+    action: column.string(20),
+    actor_id: column.uuid({ nullable: true }),
+    actor_name: column.string(150),
+    changes: column.json(),
+  },
+  primaryKey: ['id'],
+  indexes: [{ columns: ['identity_id', 'seq'], unique: true }, ['actor_id']],
+  foreignKeys: { identity_id: ['identity_externalidentity', 'cascade'], actor_id: ['users_user', 'setNull'] },
+});
 
 /**
  * External identity intake: sources push people with their roles; netkeel keeps users, their
  * activity and their source-managed groups in step with the roles' effective status.
  */
-@Module({
-  // Special controllers first: their routes are more specific than the generated ones.
-  controllers: [IdentityIntakeController, IdentityHistoryController, ...identityResources.map(createResourceController)],
+export const identityApp = defineApp({
+  label: 'identity',
+  resources: [identitySourceResource, externalIdentityResource, externalIdentityRoleResource],
+  tables: [identityKeyTable, identityHistoryTable],
+  controllers: [IdentityIntakeController, IdentityHistoryController],
   providers: [IdentityAccessService, IdentityHistoryService, IdentityIntakeService, IdentityUserStatusProvider],
-})
-export class IdentityModule {}
+});

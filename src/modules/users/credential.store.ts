@@ -6,20 +6,12 @@ import { DUMMY_HASH, hashTokenKey, verifyPassword } from '../../core/auth/passwo
 import type { CredentialStore, PermissionStore, StoredPermission, TokenInfo } from '../../core/auth/auth.types';
 import type { AuthUser } from '../../core/context';
 import { Db, Row } from '../../database/db';
+import { ResourceRegistry } from '../../core/resource/registry';
 import { ident, sql } from '../../database/sql';
 import { parseJsonObject } from '../../core/resource/serialize/representer';
 
 type TokenCredential = { user: AuthUser; token: TokenInfo };
 
-const PERMISSION_TABLES = [
-  'users_user',
-  'users_group',
-  'users_user_groups',
-  'users_objectpermission',
-  'users_objectpermission_object_types',
-  'users_objectpermission_users',
-  'users_objectpermission_groups',
-];
 
 const toUser = (r: Row, prefix = ''): AuthUser => ({
   id: String(r[`${prefix}id`]),
@@ -40,12 +32,14 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
 
   constructor(
     private readonly db: Db,
+    registry: ResourceRegistry,
     @Inject(SETTINGS) settings: Settings,
   ) {
     if (!settings.CREDENTIAL_CACHE) return;
-    this.tokens = db.feed.cache(['users_token', 'users_user'], { max: 10_000, ttlMs: 60_000 });
+    // The tables come from the declarations (`watched`), which also give them their notify triggers.
+    this.tokens = db.feed.cache(registry.watchedTables(['users.token', 'users.user']), { max: 10_000, ttlMs: 60_000 });
     // Deleting a user or a group cascades to the link tables: their own statements name them.
-    this.permissions = db.feed.cache(PERMISSION_TABLES, { max: 10_000, ttlMs: 60_000 });
+    this.permissions = db.feed.cache(registry.watchedTables(['users.user', 'auth.group', 'users.objectpermission']), { max: 10_000, ttlMs: 60_000 });
   }
 
   async byTokenKey(key: string): Promise<TokenCredential | null> {

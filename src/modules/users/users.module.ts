@@ -1,24 +1,26 @@
-import { Global, Module } from '@nestjs/common';
 import { CREDENTIAL_STORE, PERMISSION_STORE } from '../../core/auth/auth.types';
-import { createResourceController } from '../../core/resource/resource-controller.factory';
+import { defineApp } from '../../core/resource/app';
+import { column, defineTable } from '../../database/schema/schema';
 import { UsersCredentialStore } from './credential.store';
-import { Group } from './entities/group.entity';
-import { ObjectPermission } from './entities/object-permission.entity';
-import { Session } from './entities/session.entity';
-import { Token } from './entities/token.entity';
-import { User } from './entities/user.entity';
 import { groupResource } from './resources/group.resource';
 import { objectPermissionResource } from './resources/object-permission.resource';
 import { tokenResource } from './resources/token.resource';
 import { userResource } from './resources/user.resource';
 import { UsersBootstrap } from './users.bootstrap';
 
-export const usersResources = [userResource, groupResource, objectPermissionResource, tokenResource];
-export const usersEntities = [User, Group, ObjectPermission, Token, Session];
+/** Browser sessions: the hash of the cookie's id, the user, the CSRF token, when it ends. */
+export const sessionTable = defineTable({
+  name: 'users_session',
+  columns: { id_hash: column.string(64), user_id: column.uuid(), csrf: column.string(64), expires: column.datetime(), created: column.datetime() },
+  primaryKey: ['id_hash'],
+  indexes: [['user_id']],
+  foreignKeys: { user_id: ['users_user', 'cascade'] },
+});
 
-@Global()
-@Module({
-  controllers: usersResources.map(createResourceController),
+export const usersApp = defineApp({
+  label: 'users',
+  resources: [userResource, groupResource, objectPermissionResource, tokenResource],
+  tables: [sessionTable],
   providers: [
     UsersCredentialStore,
     { provide: CREDENTIAL_STORE, useExisting: UsersCredentialStore },
@@ -26,5 +28,5 @@ export const usersEntities = [User, Group, ObjectPermission, Token, Session];
     UsersBootstrap,
   ],
   exports: [CREDENTIAL_STORE, PERMISSION_STORE],
-})
-export class UsersModule {}
+  global: true,
+});

@@ -8,18 +8,16 @@ import { ResourceRegistry } from '../registry';
 import { FilterCompiler } from './filter-compiler';
 import { ValueError } from './values';
 
-class Entity {}
 const thing = defineResource({
   app: 'test',
   model: 'thing',
   slug: 'things',
   table: 'test_thing',
-  entity: Entity,
   naturalKey: ['name'],
   ordering: ['name'],
   display: (r) => r.name,
   fields: {
-    name: field.string({ required: true }),
+    name: field.string({ required: true, maxLength: 100 }),
     size: field.integer({ nullable: true }),
     enabled: field.boolean(),
     kind: field.choice([['a', 'A'], ['b', 'B']] as const),

@@ -3,6 +3,7 @@ import { ident, isTrue, join, raw, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Query } from './params';
+import { storedColumns } from '../storage';
 import { scopeCondition } from './scope';
 
 /**
@@ -10,9 +11,13 @@ import { scopeCondition } from './scope';
  * field, read only from a target the requester may view (a hidden one sorts as no value, so its
  * name cannot be learned from the order).
  */
-async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition, name: string, desc: boolean, alias: string): Promise<Sql | null> {
+async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition, name: string, desc: boolean, alias: string, requested: boolean): Promise<Sql | null> {
   const dir = raw(desc ? ' DESC' : ' ASC');
-  if (name === 'id' || name === 'created' || name === 'last_updated' || (def.extraColumns ?? []).includes(name)) return sql`${ident(alias, name)}${dir}`;
+  if (name === 'id' || name === 'created' || name === 'last_updated') return sql`${ident(alias, name)}${dir}`;
+  // A declared column: any in the model's own ordering, only `sortable` ones in `?sort=` (never a key's hash).
+  const col = Object.hasOwn(def.columns ?? {}, name) ? def.columns![name] : undefined;
+  if (col && (!requested || col.sortable)) return sql`${ident(alias, name)}${dir}`;
+  if (!requested && !def.fields[name] && storedColumns(def).includes(name)) return sql`${ident(alias, name)}${dir}`;
   const f = def.fields[name];
   if (!f) return null;
   if (f.sortColumns && f.sortable !== false) return join(f.sortColumns.map((c) => sql`${ident(alias, c)}${dir}`));
@@ -25,8 +30,8 @@ async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition
     const target = f.target();
     const key = target.ordering[0]?.replace(/^-/, '') ?? 'name';
     const inner = `s_${alias}`;
-    const col = target.fields[key];
-    const column = col?.kind === 'scalar' ? col.column : (target.extraColumns ?? []).includes(key) ? key : 'id';
+    const keyField = target.fields[key];
+    const column = keyField?.kind === 'scalar' ? keyField.column : Object.hasOwn(target.columns ?? {}, key) ? key : 'id';
     const scope = await scopeCondition(ctx, exec, target, 'view', inner);
     const visible = isTrue(scope) ? sql`` : sql` AND ${scope}`;
     const sub = sql`(SELECT ${ident(inner, column)} FROM ${ident(target.table)} ${ident(inner)} WHERE ${ident(inner, 'id')} = ${ident(alias, f.column)}${visible})`;
@@ -43,17 +48,17 @@ async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition
  * ordering applies when none remain; `id` always breaks ties so pages never overlap.
  */
 export async function orderBy(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias: string): Promise<Sql> {
-  const terms = async (list: string[]) => {
+  const terms = async (list: string[], requested: boolean) => {
     const out: Sql[] = [];
     for (const t of list) {
-      const s = await term(ctx, exec, def, t.replace(/^-/, ''), t.startsWith('-'), alias);
+      const s = await term(ctx, exec, def, t.replace(/^-/, ''), t.startsWith('-'), alias, requested);
       if (s) out.push(s);
     }
     return out;
   };
-  const requested = (q.get('sort') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-  let list = await terms(requested);
-  if (!list.length) list = await terms(def.ordering);
+  const asked = (q.get('sort') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  let list = await terms(asked, true);
+  if (!list.length) list = await terms(def.ordering, false);
   list.push(sql`${ident(alias, 'id')} ASC`);
   return join(list);
 }

@@ -1,7 +1,7 @@
 import { sql, ident } from '../../../database/sql';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { LocationType } from '../entities/location-type.entity';
+import { named, tree } from '../../../core/resource/mixin';
 
 const RESERVED = ['rackgroup', 'rackgroups', 'rack group', 'rack groups'];
 
@@ -9,25 +9,17 @@ export const locationTypeResource = defineResource({
   app: 'dcim',
   model: 'locationtype',
   slug: 'location-types',
-  table: 'dcim_locationtype',
-  entity: LocationType,
   verboseName: 'location type',
-  verboseNamePlural: 'location types',
-  naturalKey: ['name'],
-  ordering: ['name'],
-  tree: { parent: 'parent' },
-  display: (r) => r.name,
+  mixins: [named(), tree()],
   fields: {
-    name: field.string({ required: true, unique: true }),
-    description: field.string(),
+    description: field.string({ maxLength: 200 }),
     nestable: field.boolean({ help: 'Allow Locations of this type to be parents/children of other Locations of this same type' }),
-    parent: field.foreignKey(() => locationTypeResource, { nullable: true, onDelete: 'cascade' }),
     content_types: field.contentTypes({ table: 'dcim_locationtype_content_types', source: 'locationtype_id' }, (d) => d.features.includes('locations'), {
       label: 'Content types',
       help: 'The object type(s) that can be associated to a Location of this type.',
     }),
   },
-  search: ['name', 'description'],
+  search: ['description'],
   features: ['customFields', 'notes'],
   async rules(s, { exec }) {
     const errors: Record<string, string[]> = {};

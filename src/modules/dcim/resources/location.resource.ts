@@ -1,11 +1,12 @@
-import { defineResource, objectType, WriteContext } from '../../../core/resource/definition';
+import { defineResource, WriteContext } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import { descendantIds } from '../../../core/resource/query/tree';
-import { statusResource } from '../../extras/resources/status.resource';
-import { tenantResource } from '../../tenancy/resources/tenant.resource';
-import { Location } from '../entities/location.entity';
+import { column } from '../../../database/schema/schema';
+import { tree } from '../../../core/resource/mixin';
+import { statusMixin } from '../../extras/mixins';
+import { tenancyMixin } from '../../tenancy/mixins';
 import { locationTypeResource } from './location-type.resource';
 import { naturalize } from './naturalize';
 
@@ -15,15 +16,15 @@ export const locationResource = defineResource({
   app: 'dcim',
   model: 'location',
   slug: 'locations',
-  table: 'dcim_location',
-  entity: Location,
   naturalKey: ['name', 'parent'],
   ordering: ['_name'],
-  tree: { parent: 'parent' },
   display: (r) => r.name,
-  extraColumns: ['_name'],
+  mixins: [tree(), statusMixin(), tenancyMixin()],
+  columns: { _name: { ...column.string(255), sortable: true } },
+  indexes: [['_name'], ['name']],
   fields: {
     time_zone: field.string({
+      maxLength: 50,
       validate: (v: string) => (v === '' || TIME_ZONES.has(v) ? undefined : `"${v}" is not a valid time zone.`),
     }),
     circuit_count: field.count('circuits.circuittermination', 'location'),
@@ -32,22 +33,19 @@ export const locationResource = defineResource({
     rack_count: field.count('dcim.rack', 'location'),
     virtual_machine_count: field.count('virtualization.virtualmachine', 'location'),
     vlan_count: field.count('ipam.vlan', 'locations'),
-    name: field.string({ required: true }),
-    description: field.string(),
-    facility: field.string({ help: 'Local facility ID or description' }),
-    asn: field.integer({ minValue: 1, maxValue: 4294967295, label: 'ASN', help: '32-bit autonomous system number' }),
+    name: field.string({ required: true, maxLength: 100 }),
+    description: field.string({ maxLength: 200 }),
+    facility: field.string({ maxLength: 50, help: 'Local facility ID or description' }),
+    asn: field.integer({ minValue: 1, maxValue: 4294967295, nullable: true, label: 'ASN', help: '32-bit autonomous system number' }),
     physical_address: field.text(),
     shipping_address: field.text(),
-    latitude: field.decimal({ help: 'GPS coordinate (latitude)', minValue: -90, maxValue: 90 }),
-    longitude: field.decimal({ help: 'GPS coordinate (longitude)', minValue: -180, maxValue: 180 }),
-    contact_name: field.string(),
-    contact_phone: field.string(),
-    contact_email: field.email({ label: 'Contact E-mail' }),
+    latitude: field.decimal({ maxDigits: 8, decimalPlaces: 6, nullable: true, help: 'GPS coordinate (latitude)', minValue: -90, maxValue: 90 }),
+    longitude: field.decimal({ maxDigits: 9, decimalPlaces: 6, nullable: true, help: 'GPS coordinate (longitude)', minValue: -180, maxValue: 180 }),
+    contact_name: field.string({ maxLength: 100 }),
+    contact_phone: field.string({ maxLength: 50 }),
+    contact_email: field.email({ maxLength: 254, label: 'Contact E-mail' }),
     comments: field.text(),
     location_type: field.foreignKey(() => locationTypeResource, { required: true, onDelete: 'protect' }),
-    parent: field.foreignKey(() => locationResource, { nullable: true, onDelete: 'cascade' }),
-    status: field.foreignKey(() => statusResource, { required: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }),
-    tenant: field.foreignKey(() => tenantResource, { nullable: true, onDelete: 'protect' }),
   },
   uniqueTogether: [
     {
@@ -58,7 +56,7 @@ export const locationResource = defineResource({
     },
   ],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'contact_name', 'contact_phone', 'contact_email', 'comments', 'asn'],
-  filterAliases: { tenant_group: 'tenant__tenant_group', tenant_id: 'tenant', content_type: 'location_type__content_types' },
+  filterAliases: { content_type: 'location_type__content_types' },
   filters: {
     /** The given locations and everything below them. */
     subtree: {
@@ -82,7 +80,7 @@ export const locationResource = defineResource({
       },
     },
   },
-  features: ['tags', 'customFields', 'notes', 'statuses', 'locations'],
+  features: ['tags', 'customFields', 'notes', 'locations'],
   beforeSave(states) {
     for (const s of states) s.values._name = naturalize(String(s.values.name), 255);
   },

@@ -5,8 +5,6 @@ import { field } from '../../../core/resource/fields';
 import { checkRegex } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
 import { ident, sql } from '../../../database/sql';
-import { CustomFieldChoice } from '../entities/custom-field-choice.entity';
-import { CustomField } from '../entities/custom-field.entity';
 
 export const CUSTOM_FIELD_TYPES = [
   ['text', 'Text'],
@@ -54,30 +52,29 @@ export const customFieldResource = defineResource({
   app: 'extras',
   model: 'customfield',
   slug: 'custom-fields',
-  table: 'extras_customfield',
-  entity: CustomField,
   verboseName: 'custom field',
-  verboseNamePlural: 'custom fields',
   naturalKey: ['key'],
+  watched: true,
   ordering: ['weight', 'label'],
   display: (r) => r.label,
   fields: {
-    label: field.string({ required: true, unique: true, help: 'Name of the field as displayed to users.' }),
+    label: field.string({ required: true, unique: true, maxLength: 50, help: 'Name of the field as displayed to users.' }),
     key: field.string({
       unique: true,
+      maxLength: 50,
       help: 'Internal field name: lower-case letters, digits and underscores. Defaults to a slug of the label.',
       immutable: 'The key of a custom field cannot be changed once it is created.',
     }),
-    type: field.choice(CUSTOM_FIELD_TYPES, { default: 'text', immutable: 'The type of a custom field cannot be changed once it is created.' }),
-    grouping: field.string({ help: 'Custom fields with the same grouping are shown together.' }),
-    description: field.string(),
+    type: field.choice(CUSTOM_FIELD_TYPES, { default: 'text', maxLength: 50, immutable: 'The type of a custom field cannot be changed once it is created.' }),
+    grouping: field.string({ maxLength: 255, help: 'Custom fields with the same grouping are shown together.' }),
+    description: field.string({ maxLength: 200 }),
     required: field.boolean({ help: 'Objects must have a value for this field.' }),
-    filter_logic: field.choice(FILTER_LOGIC, { default: 'loose', help: 'Loose matches any instance of a given string; exact matches the entire field.' }),
+    filter_logic: field.choice(FILTER_LOGIC, { default: 'loose', maxLength: 50, help: 'Loose matches any instance of a given string; exact matches the entire field.' }),
     default: field.json({ nullable: true, help: 'Default value for the field (JSON), e.g. "Foo" or 42.' }),
     weight: field.integer({ default: 100, minValue: 0, maxValue: 32767, help: 'Fields with higher weights appear lower in a form.' }),
-    validation_minimum: field.integer({ nullable: true, label: 'Minimum value', help: 'Minimum allowed value (numeric fields) or length (text fields).' }),
-    validation_maximum: field.integer({ nullable: true, label: 'Maximum value', help: 'Maximum allowed value (numeric fields) or length (text fields).' }),
-    validation_regex: field.string({ help: 'Regular expression text values must match, e.g. ^[A-Z]{3}$.' }),
+    validation_minimum: field.integer({ nullable: true, storage: 'bigint', label: 'Minimum value', help: 'Minimum allowed value (numeric fields) or length (text fields).' }),
+    validation_maximum: field.integer({ nullable: true, storage: 'bigint', label: 'Maximum value', help: 'Maximum allowed value (numeric fields) or length (text fields).' }),
+    validation_regex: field.string({ maxLength: 500, help: 'Regular expression text values must match, e.g. ^[A-Z]{3}$.' }),
     advanced_ui: field.boolean({ label: 'Move to Advanced tab' }),
     content_types: field.contentTypes({ table: 'extras_customfield_content_types', source: 'customfield_id' }, (d) => d.features.includes('customFields'), {
       required: true,
@@ -165,16 +162,14 @@ export const customFieldChoiceResource = defineResource({
   app: 'extras',
   model: 'customfieldchoice',
   slug: 'custom-field-choices',
-  table: 'extras_customfieldchoice',
-  entity: CustomFieldChoice,
   verboseName: 'custom field choice',
-  verboseNamePlural: 'custom field choices',
+  watched: true,
   naturalKey: ['custom_field', 'value'],
   ordering: ['custom_field', 'weight', 'value'],
   display: (r) => r.value,
   fields: {
     custom_field: field.foreignKey(() => customFieldResource, { required: true, onDelete: 'cascade', limit: () => ({ type__in: ['select', 'multi-select'] }) }),
-    value: field.string({ required: true }),
+    value: field.string({ required: true, maxLength: 100 }),
     weight: field.integer({ default: 100, minValue: 0, maxValue: 32767 }),
   },
   uniqueTogether: [{ fields: ['custom_field', 'value'], message: 'The fields custom_field, value must make a unique set.' }],

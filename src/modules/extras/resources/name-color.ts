@@ -1,8 +1,8 @@
 import { field } from '../../../core/resource/fields';
+import { mixin, named } from '../../../core/resource/mixin';
 
-/** The fields statuses, tags and roles share (Nautobot's NameColorContentTypesModel). */
-export const nameColorFields = () => ({
-  name: field.string({ required: true, unique: true }),
-  color: field.color({ default: '9e9e9e' }),
-  description: field.string(),
-});
+/** What statuses, tags and roles share (Nautobot's NameColorContentTypesModel): a unique name, a colour, a description. */
+export const nameColor = () => [
+  named(),
+  mixin({ fields: () => ({ color: field.color({ default: '9e9e9e', maxLength: 6 }), description: field.string({ maxLength: 200 }) }), first: true }),
+];

@@ -1,6 +1,5 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { Note } from '../entities/note.entity';
 import { userResource } from '../../users/resources/user.resource';
 
 /**
@@ -11,15 +10,13 @@ export const noteResource = defineResource({
   app: 'extras',
   model: 'note',
   slug: 'notes',
-  table: 'extras_note',
-  entity: Note,
   naturalKey: ['id'],
   ordering: ['created'],
   display: (r) => `${r.user_name || 'unknown'} - ${String(r.created instanceof Date ? r.created.toISOString() : r.created).slice(0, 16).replace('T', ' ')}`,
   fields: {
     assigned_object: field.genericForeignKey({ allowed: (d) => d.features.includes('notes'), required: true }),
     user: field.foreignKey(() => userResource, { nullable: true, readOnly: true, onDelete: 'setNull' }),
-    user_name: field.string({ readOnly: true }),
+    user_name: field.string({ readOnly: true, maxLength: 150 }),
     note: field.text({ required: true }),
   },
   search: ['note', 'user_name'],

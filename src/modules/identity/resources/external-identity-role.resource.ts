@@ -5,7 +5,6 @@ import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
 import { ValidationError } from '../../../core/resource/errors';
 import { ident, Sql, sql } from '../../../database/sql';
 import { ROLE_CODES } from '../message/identity-message.validator';
-import { ExternalIdentityRole } from '../entities/external-identity-role.entity';
 import { ROLE_CODE_LABELS, ROLE_EFFECTIVE, ROLE_EFFECTIVE_LABELS, roleEffectiveStatus } from '../status/effective-status';
 import { toDate } from '../status/role-summary';
 import { roleEffectiveStatusFilter } from './effective-status.filter';
@@ -45,8 +44,6 @@ export const externalIdentityRoleResource = defineResource({
   app: 'identity',
   model: 'externalidentityrole',
   slug: 'external-identity-roles',
-  table: 'identity_externalidentityrole',
-  entity: ExternalIdentityRole,
   verboseName: 'external identity role',
   verboseNamePlural: 'external identity roles',
   description: 'Roles of external identities, matched across messages by roleIdentifier.',
@@ -55,11 +52,12 @@ export const externalIdentityRoleResource = defineResource({
   ordering: ['identity', 'rank', 'role_identifier'],
   display: (r, h) => `${h.related('identity')?.name || h.related('identity')?.sor_id || '?'}: ${r.role_identifier} (${r.affiliation})`,
   displayUses: { identity: ['name', 'sor_id'] },
+  indexes: [{ columns: ['identity_id', 'role_identifier'], unique: true }],
   fields: {
     identity: field.foreignKey(() => externalIdentityResource, { onDelete: 'cascade' }),
-    role_identifier: field.string({ label: 'roleIdentifier' }),
-    affiliation: field.string(),
-    status: field.choice(ROLE_STATUS_CHOICES, { help: 'The code as sent, or the source\'s status_on_delete once the role is missing from the messages' }),
+    role_identifier: field.string({ maxLength: 255, label: 'roleIdentifier' }),
+    affiliation: field.string({ maxLength: 255, index: true }),
+    status: field.choice(ROLE_STATUS_CHOICES, { maxLength: 2, index: true, help: 'The code as sent, or the source\'s status_on_delete once the role is missing from the messages' }),
     effective_status: field.computed(
       ['status', 'valid_from', 'valid_through', 'grace_until'],
       { type: 'object', properties: { value: { type: 'string', enum: [...ROLE_EFFECTIVE] }, label: { type: 'string' } } },
@@ -73,14 +71,14 @@ export const externalIdentityRoleResource = defineResource({
       { help: 'The status now, from the code and the validity window' },
     ),
     status_since: field.datetime({ help: 'When the code last changed' }),
-    grace_until: field.datetime({ help: 'End of the grace period (GP)' }),
-    rank: field.integer({ help: 'Order among the roles; lower first' }),
-    valid_from: field.datetime(),
-    valid_through: field.datetime(),
-    title: field.string(),
-    organization: field.string(),
-    department: field.string(),
-    missing_since: field.datetime({ help: 'Since when the role has been missing from the messages' }),
+    grace_until: field.datetime({ nullable: true, help: 'End of the grace period (GP)' }),
+    rank: field.integer({ nullable: true, help: 'Order among the roles; lower first' }),
+    valid_from: field.datetime({ nullable: true }),
+    valid_through: field.datetime({ nullable: true }),
+    title: field.string({ maxLength: 255 }),
+    organization: field.string({ maxLength: 255 }),
+    department: field.string({ maxLength: 255 }),
+    missing_since: field.datetime({ nullable: true, help: 'Since when the role has been missing from the messages' }),
     data: field.json({ help: 'The role object as last sent' }),
   },
   filters: {

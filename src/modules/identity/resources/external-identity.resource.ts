@@ -1,12 +1,12 @@
 import type { CustomFilter } from '../../../core/resource/definition';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
+import { column } from '../../../database/schema/schema';
 import { escapeLike } from '../../../core/resource/query/filter-compiler';
 import { scopeCondition } from '../../../core/resource/query/scope';
 import { isUuid } from '../../../core/resource/query/values';
 import { ident, inList, or, sql, TRUE } from '../../../database/sql';
 import { userResource } from '../../users/resources/user.resource';
-import { ExternalIdentity } from '../entities/external-identity.entity';
 import { IDENTITY_EFFECTIVE, IDENTITY_EFFECTIVE_LABELS } from '../status/effective-status';
 import { identityRowStatus } from '../status/role-summary';
 import { identityEffectiveStatusFilter } from './effective-status.filter';
@@ -78,8 +78,6 @@ export const externalIdentityResource = defineResource({
   app: 'identity',
   model: 'externalidentity',
   slug: 'external-identities',
-  table: 'identity_externalidentity',
-  entity: ExternalIdentity,
   verboseName: 'external identity',
   verboseNamePlural: 'external identities',
   description: 'People as their sources of record describe them; written by PUT /api/identity/sources/<slug>/identities/<sor_id>/.',
@@ -88,13 +86,25 @@ export const externalIdentityResource = defineResource({
   ordering: ['source', 'sor_id'],
   display: (r, h) => `${r.name || r.sor_id} (${h.related('source')?.slug ?? '?'}:${r.sor_id})`,
   displayUses: { source: ['slug'] },
+  indexes: [{ columns: ['source_id', 'sor_id'], unique: true }],
+  columns: {
+    // SHA-256 of the message's canonical JSON: an identical message changes nothing.
+    message_hash: column.string(64),
+    // What effective status needs of every role, kept with the roles (status/role-summary.ts).
+    role_summary: column.json(),
+    // What was last applied to the user: its status, and the groups this identity gave it.
+    applied_status: column.string(20),
+    applied_groups: column.json(),
+    // The next instant a role's effective status changes.
+    next_transition: column.datetime({ nullable: true }),
+  },
   fields: {
     source: field.foreignKey(() => identitySourceResource, { onDelete: 'protect' }),
-    sor_id: field.string({ label: 'SOR ID', help: "The source's own id of the person" }),
-    name: field.string({ help: 'The first name of the last message, formatted' }),
-    email: field.string({ filter: false, help: 'The first email address of the last message' }),
+    sor_id: field.string({ maxLength: 255, label: 'SOR ID', help: "The source's own id of the person" }),
+    name: field.string({ maxLength: 255, index: true, help: 'The first name of the last message, formatted' }),
+    email: field.string({ maxLength: 254, index: true, filter: false, help: 'The first email address of the last message' }),
     user: field.foreignKey(() => userResource, { nullable: true, onDelete: 'setNull', help: 'The netkeel user this identity gives access to' }),
-    status: field.choice(IDENTITY_STATUS_CHOICES, { help: 'D once the source deleted the identity' }),
+    status: field.choice(IDENTITY_STATUS_CHOICES, { maxLength: 2, help: 'D once the source deleted the identity' }),
     effective_status: field.computed(
       ['status', 'role_summary'],
       { type: 'object', properties: { value: { type: 'string', enum: [...IDENTITY_EFFECTIVE] }, label: { type: 'string' } } },

@@ -2,7 +2,6 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { same } from '../../../core/resource/resource-writer';
 import { ident, inList, sql } from '../../../database/sql';
-import { IdentitySource } from '../entities/identity-source.entity';
 
 export const STATUS_ON_DELETE_CHOICES = [
   ['D', 'Deleted'],
@@ -33,8 +32,6 @@ export const identitySourceResource = defineResource({
   app: 'identity',
   model: 'identitysource',
   slug: 'sources',
-  table: 'identity_identitysource',
-  entity: IdentitySource,
   verboseName: 'identity source',
   verboseNamePlural: 'identity sources',
   description: 'Sources of record (HR, student system, partner directory) that push external identities to /api/identity/sources/<slug>/identities/<sor_id>/.',
@@ -42,21 +39,23 @@ export const identitySourceResource = defineResource({
   ordering: ['name'],
   display: (r) => r.name,
   fields: {
-    name: field.string({ required: true, unique: true }),
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({
       required: true,
       unique: true,
+      maxLength: 100,
       help: 'URL segment of the intake endpoint',
       validate: (v: string) => (SLUG.test(v) ? undefined : 'Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'),
     }),
-    description: field.string(),
+    description: field.string({ maxLength: 200 }),
     enabled: field.boolean({ default: true, help: 'A disabled source accepts no messages (409)' }),
     username_identifier_type: field.string({
+      maxLength: 100,
       help: 'The identifier type whose value becomes the username; without one, the first email address is used',
     }),
     affiliation_groups: field.json({ default: () => ({}), help: 'Affiliation -> group name: members of a role with this affiliation join the group', validate: groupMap('affiliation') }),
     role_groups: field.json({ default: () => ({}), help: 'roleIdentifier -> group name: members of this role join the group', validate: groupMap('roleIdentifier') }),
-    status_on_delete: field.choice(STATUS_ON_DELETE_CHOICES, { default: 'D', help: 'What a role missing from a later message becomes' }),
+    status_on_delete: field.choice(STATUS_ON_DELETE_CHOICES, { default: 'D', maxLength: 2, help: 'What a role missing from a later message becomes' }),
     grace_period_days: field.integer({ default: 30, minValue: 0, maxValue: 3650, help: 'How long a role in grace period (GP) still grants access, in days' }),
   },
   search: ['name', 'slug', 'description'],

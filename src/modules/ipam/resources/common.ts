@@ -1,19 +1,8 @@
-import { objectType, WriteContext } from '../../../core/resource/definition';
+import type { WriteContext } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { constant } from '../../../core/resource/serialize/json-encoder';
 import { ident, sql } from '../../../database/sql';
 import { locationResource } from '../../dcim/resources/location.resource';
-import { roleResource } from '../../extras/resources/role.resource';
-import { statusResource } from '../../extras/resources/status.resource';
-import { tenantResource } from '../../tenancy/resources/tenant.resource';
-
-/** Fields the IPAM models share. */
-export const statusField = (o: { required?: boolean; nullable?: boolean } = { required: true }) =>
-  field.foreignKey(() => statusResource, { onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }), ...o });
-
-export const roleField = () => field.foreignKey(() => roleResource, { nullable: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) });
-
-export const tenantField = () => field.foreignKey(() => tenantResource, { nullable: true, onDelete: 'protect' });
 
 const FAMILIES: Record<number, object> = { 4: constant({ value: 4, label: 'IPv4' }), 6: constant({ value: 6, label: 'IPv6' }) };
 

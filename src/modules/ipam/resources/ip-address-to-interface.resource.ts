@@ -4,7 +4,6 @@ import { field } from '../../../core/resource/fields';
 import { pyRepr } from '../../../core/resource/serialize/references';
 import { scopeCondition } from '../../../core/resource/query/scope';
 import { and, ident, inList, sql } from '../../../database/sql';
-import { IpAddressToInterface } from '../entities/ip-address-to-interface.entity';
 import { ipAddressResource } from './ip-address.resource';
 
 /** The models an address may be assigned to, by object type (they arrive with DCIM and virtualization). */
@@ -33,9 +32,8 @@ export const ipAddressToInterfaceResource = defineResource({
   app: 'ipam',
   model: 'ipaddresstointerface',
   slug: 'ip-address-to-interface',
-  table: 'ipam_ipaddresstointerface',
-  entity: IpAddressToInterface,
   verboseName: 'IP address assignment',
+  className: 'IPAddressToInterface',
   verboseNamePlural: 'IP address assignments',
   naturalKey: ['id'],
   ordering: ['created'],
@@ -46,8 +44,8 @@ export const ipAddressToInterfaceResource = defineResource({
   displayUses: { ip_address: ['host_text', 'mask_length'] },
   fields: {
     ip_address: field.foreignKey(() => ipAddressResource, { required: true, onDelete: 'cascade' }),
-    interface: field.uuid({ nullable: true, help: `A ${INTERFACE_TYPES.interface} id`, column: 'interface_id' }),
-    vm_interface: field.uuid({ nullable: true, help: `A ${INTERFACE_TYPES.vm_interface} id`, column: 'vm_interface_id' }),
+    interface: field.uuid({ nullable: true, index: true, help: `A ${INTERFACE_TYPES.interface} id`, column: 'interface_id' }),
+    vm_interface: field.uuid({ nullable: true, index: true, help: `A ${INTERFACE_TYPES.vm_interface} id`, column: 'vm_interface_id' }),
     is_source: flag('Is source address on interface'),
     is_destination: flag('Is destination address on interface'),
     is_default: flag('Is default address on interface'),

@@ -4,11 +4,13 @@ import { field } from '../../../core/resource/fields';
 import { same } from '../../../core/resource/resource-writer';
 import type { Executor, Row } from '../../../database/db';
 import { and, ident, inList, or, sql } from '../../../database/sql';
-import { IpAddress } from '../entities/ip-address.entity';
 import { BITS, formatAddress, IpError, IpVersion, parseCidr } from '../ip';
 import { HOST_COLUMNS, lookupFilter, netCondition, networkFilter, parentFilter, searchFilter } from '../network-filters';
 import { containingPrefixes, lockNamespaces } from '../parents';
-import { familyField, roleField, statusField, tenantField } from './common';
+import { familyField } from './common';
+import { column } from '../../../database/schema/schema';
+import { roleMixin, statusMixin } from '../../extras/mixins';
+import { tenancyMixin } from '../../tenancy/mixins';
 import { namespaceResource } from './namespace.resource';
 import { prefixResource } from './prefix.resource';
 import { presentInVrfFilter, vrfFilter } from './vrf-filters';
@@ -108,15 +110,15 @@ export const ipAddressResource = defineResource({
   app: 'ipam',
   model: 'ipaddress',
   slug: 'ip-addresses',
-  table: 'ipam_ipaddress',
-  entity: IpAddress,
   verboseName: 'IP address',
   verboseNamePlural: 'IP addresses',
   naturalKey: ['namespace', 'host'],
   // The namespace is write-only on an address: its parent prefix's namespace says the same.
   naturalKeyPaths: ['parent__namespace__name', 'host'],
   ordering: ['ip_version', 'host', 'mask_length'],
-  columnTypes: { host: 'bytes' },
+  mixins: [statusMixin(), roleMixin(), tenancyMixin()],
+  columns: { host: column.bytes(16), host_text: { ...column.string(45), sortable: false } },
+  indexes: [['ip_version', 'host', 'mask_length', 'id'], ['host_text']],
   display: (r) => `${r.host_text}/${r.mask_length}`,
   displayUses: { namespace: ['name'] },
   fields: {
@@ -130,21 +132,20 @@ export const ipAddressResource = defineResource({
     family: familyField(),
     host: field.computed(['host_text'], { type: 'string', readOnly: true }, (r) => r.host_text, { sortColumns: ['host'] }),
     mask_length: field.integer({ readOnly: true }),
-    type: field.choice(IP_ADDRESS_TYPES, { default: 'host' }),
-    status: statusField(),
-    role: roleField(),
-    parent: field.foreignKey(() => prefixResource, { nullable: true, onDelete: 'setNull', maintained: true, help: 'The parent Prefix of this IPAddress.' }),
+    type: field.choice(IP_ADDRESS_TYPES, { default: 'host', maxLength: 50 }),
+    parent: field.foreignKey(() => prefixResource, { nullable: true, onDelete: 'setNull', dbOnDelete: 'restrict', maintained: true, help: 'The parent Prefix of this IPAddress.' }),
     ip_version: field.integer({ readOnly: true, label: 'IP Version' }),
     namespace: field.foreignKey(() => namespaceResource, { writeOnly: true, onDelete: 'protect' }),
-    tenant: tenantField(),
     nat_inside: field.foreignKey(() => ipAddressResource, { nullable: true, onDelete: 'setNull', label: 'NAT (Inside)' }),
     dns_name: field.string({
+      maxLength: 255,
+      index: true,
       label: 'DNS Name',
       help: 'Hostname or FQDN (not case-sensitive)',
       normalize: (v: string) => v.toLowerCase(),
       validate: (v: string) => (v === '' || DNS_NAME.test(v) ? undefined : 'Only alphanumeric characters, hyphens, periods, and underscores are allowed in DNS names'),
     }),
-    description: field.string(),
+    description: field.string({ maxLength: 255 }),
     nat_outside_list: {
       ...field.computed([], { type: 'array', readOnly: true, items: { type: 'object' } }, () => [], { nested: false }),
       reverse: { target: () => ipAddressResource, column: 'nat_inside_id' },
@@ -167,7 +168,7 @@ export const ipAddressResource = defineResource({
   },
   uniqueTogether: [{ fields: ['namespace', 'ip_version', 'host'], field: '__all__', message: 'IP address with this Parent and Host already exists.' }],
   search: ['dns_name', 'description'],
-  features: ['tags', 'customFields', 'notes', 'statuses', 'roles'],
+  features: ['tags', 'customFields', 'notes'],
   rules(s) {
     const errors: FieldErrors = {};
     if (s.existing && ['host', 'ip_version'].some((c) => !same(s.existing![c], s.values[c]))) errors.__all__ = ['Host address cannot be changed once created'];

@@ -3,12 +3,14 @@ import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { same } from '../../../core/resource/resource-writer';
 import { ident, inList, or, raw, sql } from '../../../database/sql';
-import { Prefix } from '../entities/prefix.entity';
 import { formatAddress, IpError, IpVersion, parseNetwork } from '../ip';
 import { lookupFilter, networkFilter, parentFilter, PREFIX_COLUMNS, searchFilter } from '../network-filters';
 import { checkDeletable, checkOrphans, lockNamespaces, placePrefixes, releasePrefixes } from '../parents';
 import { prefixUtilization } from '../utilization';
-import { familyField, globalNamespace, locationFields, roleField, statusField, tenantField } from './common';
+import { familyField, globalNamespace, locationFields } from './common';
+import { column } from '../../../database/schema/schema';
+import { roleMixin, statusMixin } from '../../extras/mixins';
+import { tenancyMixin } from '../../tenancy/mixins';
 import { namespaceResource } from './namespace.resource';
 import { rirResource } from './rir.resource';
 import { vlanResource } from './vlan.resource';
@@ -40,15 +42,20 @@ export const prefixResource = defineResource({
   app: 'ipam',
   model: 'prefix',
   slug: 'prefixes',
-  table: 'ipam_prefix',
-  entity: Prefix,
   verboseName: 'prefix',
   verboseNamePlural: 'prefixes',
   naturalKey: ['namespace', 'network', 'prefix_length'],
   // By namespace id rather than name: the order an index can serve at a million prefixes.
   ordering: ['namespace_id', 'ip_version', 'network', 'prefix_length'],
-  extraColumns: ['namespace_id'],
-  columnTypes: { network: 'bytes', broadcast: 'bytes', namespace_id: 'uuid' },
+  mixins: [statusMixin(), roleMixin(), tenancyMixin()],
+  columns: { network: column.bytes(16), broadcast: column.bytes(16), network_text: column.string(45) },
+  indexes: [
+    ['namespace_id', 'ip_version', 'network', 'prefix_length', 'id'],
+    ['namespace_id', 'ip_version', 'prefix_length'],
+    ['ip_version', 'network', 'prefix_length'],
+    ['ip_version', 'broadcast'],
+    ['network_text'],
+  ],
   display: (r, h) => `${r.network_text}/${r.prefix_length}: ${h.related('namespace')?.name ?? ''}`,
   displayUses: { namespace: ['name'] },
   fields: {
@@ -65,18 +72,15 @@ export const prefixResource = defineResource({
       sortColumns: ['broadcast'],
     }),
     prefix_length: field.integer({ readOnly: true }),
-    type: field.choice(PREFIX_TYPES, { default: 'network' }),
-    status: statusField(),
-    role: roleField(),
-    parent: field.foreignKey(() => prefixResource, { readOnly: true, nullable: true, onDelete: 'setNull', help: 'The parent Prefix of this Prefix.' }),
+    type: field.choice(PREFIX_TYPES, { default: 'network', maxLength: 50 }),
+    parent: field.foreignKey(() => prefixResource, { readOnly: true, nullable: true, onDelete: 'setNull', dbOnDelete: 'restrict', help: 'The parent Prefix of this Prefix.' }),
     ip_version: field.integer({ readOnly: true, label: 'IP Version' }),
     ...locationFields('ipam_prefixlocationassignment', 'prefix_id'),
     namespace: field.foreignKey(() => namespaceResource, { onDelete: 'protect', default: globalNamespace }),
-    tenant: tenantField(),
     vlan: field.foreignKey(() => vlanResource, { nullable: true, onDelete: 'protect', label: 'VLAN' }),
     rir: field.foreignKey(() => rirResource, { nullable: true, onDelete: 'protect', label: 'RIR' }),
-    date_allocated: field.datetime({ help: 'Date this prefix was allocated to an RIR, reserved in IPAM, etc.' }),
-    description: field.string(),
+    date_allocated: field.datetime({ nullable: true, help: 'Date this prefix was allocated to an RIR, reserved in IPAM, etc.' }),
+    description: field.string({ maxLength: 255 }),
     vrfs: field.manyToMany(() => vrfResource, { table: 'ipam_vrfprefixassignment', source: 'prefix_id', target: 'vrf_id' }, { readOnly: true, filter: false }),
     utilization: {
       ...field.computed([], { type: 'number', readOnly: true, description: 'Percentage of the prefix in use' }, () => null, { nested: false }),
@@ -99,12 +103,13 @@ export const prefixResource = defineResource({
     {
       fields: ['namespace', 'prefix'],
       columns: ['namespace_id', 'prefix_length', 'network'],
+      db: ['namespace_id', 'network', 'prefix_length'],
       field: '__all__',
       message: 'Prefix with this Namespace, Network and Prefix length already exists.',
     },
   ],
   search: ['description'],
-  features: ['tags', 'customFields', 'notes', 'statuses', 'roles', 'locations'],
+  features: ['tags', 'customFields', 'notes', 'locations'],
   async rules(s, w) {
     const errors: FieldErrors = {};
     if (s.create && !w.ctx.versionAtLeast('2.2') && !s.touched.has('location')) errors.location = ['This field is required.'];

@@ -1,24 +1,19 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { Rir } from '../entities/rir.entity';
+import { named } from '../../../core/resource/mixin';
 
 export const rirResource = defineResource({
   app: 'ipam',
   model: 'rir',
   slug: 'rirs',
-  table: 'ipam_rir',
-  entity: Rir,
   verboseName: 'RIR',
   verboseNamePlural: 'RIRs',
-  naturalKey: ['name'],
-  ordering: ['name'],
-  display: (r) => r.name,
+  mixins: [named(255)],
   fields: {
-    name: field.string({ required: true, unique: true }),
     is_private: field.boolean({ label: 'Private', help: 'IP space managed by this RIR is considered private' }),
-    description: field.string(),
+    description: field.string({ maxLength: 255 }),
     assigned_prefix_count: field.count('ipam.prefix', 'rir'),
   },
-  search: ['name', 'description'],
+  search: ['description'],
   features: ['customFields', 'notes'],
 });

@@ -1,24 +1,20 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { RouteTarget } from '../entities/route-target.entity';
-import { tenantField } from './common';
+import { tenancyMixin } from '../../tenancy/mixins';
+import { named } from '../../../core/resource/mixin';
+
 
 export const routeTargetResource = defineResource({
   app: 'ipam',
   model: 'routetarget',
   slug: 'route-targets',
-  table: 'ipam_routetarget',
-  entity: RouteTarget,
   verboseName: 'route target',
   verboseNamePlural: 'route targets',
-  naturalKey: ['name'],
-  ordering: ['name'],
-  display: (r) => r.name,
+  mixins: [named(21), tenancyMixin()],
   fields: {
-    name: field.string({ required: true, unique: true, help: 'Route target value (formatted in accordance with RFC 4360)' }),
-    description: field.string(),
-    tenant: tenantField(),
+    name: field.string({ required: true, unique: true, maxLength: 21, help: 'Route target value (formatted in accordance with RFC 4360)' }),
+    description: field.string({ maxLength: 255 }),
   },
-  search: ['name', 'description'],
+  search: ['description'],
   features: ['tags', 'customFields', 'notes'],
 });

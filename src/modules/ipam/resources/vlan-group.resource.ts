@@ -1,9 +1,9 @@
 import { defineResource } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
+import { named } from '../../../core/resource/mixin';
 import { ident, sql } from '../../../database/sql';
 import { locationResource } from '../../dcim/resources/location.resource';
-import { VlanGroup } from '../entities/vlan-group.entity';
 
 export const VID_MIN = 1;
 export const VID_MAX = 4094;
@@ -28,18 +28,14 @@ export const vlanGroupResource = defineResource({
   app: 'ipam',
   model: 'vlangroup',
   slug: 'vlan-groups',
-  table: 'ipam_vlangroup',
-  entity: VlanGroup,
   verboseName: 'VLAN group',
   verboseNamePlural: 'VLAN groups',
-  naturalKey: ['name'],
-  ordering: ['name'],
-  display: (r) => r.name,
+  mixins: [named(255)],
   fields: {
-    name: field.string({ required: true, unique: true }),
     location: field.foreignKey(() => locationResource, { nullable: true, onDelete: 'protect' }),
-    description: field.string(),
+    description: field.string({ maxLength: 255 }),
     range: field.string({
+      maxLength: 255,
       default: `${VID_MIN}-${VID_MAX}`,
       blank: false,
       help: `Permitted VID range(s) as comma-separated list, default '${VID_MIN}-${VID_MAX}' if left blank.`,
@@ -47,7 +43,7 @@ export const vlanGroupResource = defineResource({
     }),
     vlan_count: field.count('ipam.vlan', 'vlan_group'),
   },
-  search: ['name', 'description'],
+  search: ['description'],
   features: ['tags', 'customFields', 'notes', 'locations'],
   async rules(s, w) {
     const errors: FieldErrors = {};

@@ -1,6 +1,5 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { VrfPrefixAssignment } from '../entities/vrf-prefix-assignment.entity';
 import { prefixResource } from './prefix.resource';
 import { vrfResource } from './vrf.resource';
 
@@ -9,8 +8,6 @@ export const vrfPrefixAssignmentResource = defineResource({
   app: 'ipam',
   model: 'vrfprefixassignment',
   slug: 'vrf-prefix-assignments',
-  table: 'ipam_vrfprefixassignment',
-  entity: VrfPrefixAssignment,
   verboseName: 'VRF prefix assignment',
   verboseNamePlural: 'VRF prefix assignments',
   naturalKey: ['vrf', 'prefix'],

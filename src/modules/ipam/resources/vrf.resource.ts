@@ -1,7 +1,8 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { Vrf } from '../entities/vrf.entity';
-import { globalNamespace, statusField, tenantField } from './common';
+import { statusMixin } from '../../extras/mixins';
+import { tenancyMixin } from '../../tenancy/mixins';
+import { globalNamespace} from './common';
 import { namespaceResource } from './namespace.resource';
 import { prefixResource } from './prefix.resource';
 import { routeTargetResource } from './route-target.resource';
@@ -13,30 +14,30 @@ export const vrfResource = defineResource({
   app: 'ipam',
   model: 'vrf',
   slug: 'vrfs',
-  table: 'ipam_vrf',
-  entity: Vrf,
   verboseName: 'VRF',
   verboseNamePlural: 'VRFs',
   naturalKey: ['namespace', 'rd'],
   ordering: ['namespace', 'name', 'rd'],
   display: (r, h) => `${h.related('namespace')?.name ?? ''}: (${r.name})`,
   displayUses: { namespace: ['name'] },
+  mixins: [statusMixin({ required: false }), tenancyMixin()],
+  indexes: [['namespace_id', 'name', 'rd']],
   fields: {
-    name: field.string({ required: true }),
+    name: field.string({ required: true, maxLength: 255 }),
     rd: field.string({
+      maxLength: 21,
+      nullable: true,
       label: 'Route distinguisher',
       help: 'Unique route distinguisher (as defined in RFC 4364)',
       normalize: (v: string) => (v === '' ? null : v),
     }),
     namespace: field.foreignKey(() => namespaceResource, { onDelete: 'protect', default: globalNamespace }),
-    status: statusField({ nullable: true }),
-    tenant: tenantField(),
-    description: field.string(),
+    description: field.string({ maxLength: 255 }),
     import_targets: targets('ipam_vrf_import_targets'),
     export_targets: targets('ipam_vrf_export_targets'),
     prefixes: field.manyToMany(() => prefixResource, { table: 'ipam_vrfprefixassignment', source: 'vrf_id', target: 'prefix_id' }, { readOnly: true }),
   },
   uniqueTogether: [{ fields: ['namespace', 'rd'] }],
   search: ['name', 'rd', 'description'],
-  features: ['tags', 'customFields', 'notes', 'statuses'],
+  features: ['tags', 'customFields', 'notes'],
 });

@@ -1,21 +1,14 @@
 import { defineResource } from '../../../core/resource/definition';
-import { field } from '../../../core/resource/fields';
-import { Group } from '../entities/group.entity';
+import { named } from '../../../core/resource/mixin';
 
 export const groupResource = defineResource({
   app: 'users',
   appLabel: 'auth',
   model: 'group',
   slug: 'groups',
-  table: 'users_group',
-  entity: Group,
-  naturalKey: ['name'],
-  ordering: ['name'],
-  display: (r) => r.name,
-  fields: {
-    name: field.string({ required: true, unique: true }),
-  },
-  search: ['name'],
+  mixins: [named(150)],
+  fields: {},
   features: [],
   neverExempt: true,
+  watched: true,
 });

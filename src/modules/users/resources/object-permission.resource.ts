@@ -2,7 +2,6 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
 import { ValueError } from '../../../core/resource/query/values';
-import { ObjectPermission } from '../entities/object-permission.entity';
 import { groupResource } from './group.resource';
 import { userResource } from './user.resource';
 
@@ -12,16 +11,16 @@ export const objectPermissionResource = defineResource({
   app: 'users',
   model: 'objectpermission',
   slug: 'permissions',
-  table: 'users_objectpermission',
-  entity: ObjectPermission,
+  className: 'ObjectPermission',
+  watched: true,
   verboseName: 'permission',
   verboseNamePlural: 'permissions',
   naturalKey: ['name'],
   ordering: ['name'],
   display: (r) => r.name,
   fields: {
-    name: field.string({ required: true, unique: true }),
-    description: field.string(),
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
+    description: field.string({ maxLength: 200 }),
     enabled: field.boolean({ default: true }),
     object_types: field.contentTypes({ table: 'users_objectpermission_object_types', source: 'objectpermission_id' }, () => true, { required: true }),
     actions: field.json({

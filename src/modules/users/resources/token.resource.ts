@@ -4,7 +4,7 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
 import { inList } from '../../../database/sql';
-import { Token } from '../entities/token.entity';
+import { column } from '../../../database/schema/schema';
 import { userResource } from './user.resource';
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
@@ -20,8 +20,9 @@ export const tokenResource = defineResource({
   app: 'users',
   model: 'token',
   slug: 'tokens',
-  table: 'users_token',
-  entity: Token,
+  watched: true,
+  columns: { key_hash: column.string(64), key_suffix: column.string(6) },
+  indexes: [{ columns: ['key_hash'], unique: true }],
   naturalKey: ['id'],
   ordering: ['created'],
   display: (r, h) => `${r.key_suffix} (${h.related('user')?.username ?? ''})`,
@@ -42,7 +43,7 @@ export const tokenResource = defineResource({
     }),
     write_enabled: field.boolean({ default: true, help: 'Permit create/update/delete operations using this key' }),
     expires: field.datetime({ nullable: true }),
-    description: field.string(),
+    description: field.string({ maxLength: 200 }),
   },
   search: ['description'],
   filters: {

@@ -1,7 +1,7 @@
 import { hashPassword } from '../../../core/auth/passwords';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { User } from '../entities/user.entity';
+import { column } from '../../../database/schema/schema';
 import { groupResource } from './group.resource';
 
 export const USERNAME = /^[\w.@+-]+$/;
@@ -10,8 +10,9 @@ export const userResource = defineResource({
   app: 'users',
   model: 'user',
   slug: 'users',
-  table: 'users_user',
-  entity: User,
+  watched: true,
+  // From when the auth guard asks the user status providers (core/auth/user-status.ts); kept by them.
+  columns: { status_check_after: column.datetime({ nullable: true }) },
   naturalKey: ['username'],
   ordering: ['username'],
   display: (r) => r.username,
@@ -19,12 +20,13 @@ export const userResource = defineResource({
     username: field.string({
       required: true,
       unique: true,
+      maxLength: 150,
       validate: (v: string) => (USERNAME.test(v) ? undefined : 'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'),
     }),
-    password: field.string({ writeOnly: true, filter: false, sortable: false, maxLength: 128 }),
-    first_name: field.string(),
-    last_name: field.string(),
-    email: field.email({ label: 'Email address' }),
+    password: field.string({ writeOnly: true, filter: false, sortable: false, maxLength: 128, dbLength: 256 }),
+    first_name: field.string({ maxLength: 150 }),
+    last_name: field.string({ maxLength: 150 }),
+    email: field.email({ maxLength: 254, label: 'Email address' }),
     is_active: field.boolean({ default: true, label: 'Active' }),
     is_staff: field.boolean({ label: 'Staff status' }),
     is_superuser: field.boolean({ label: 'Superuser status' }),

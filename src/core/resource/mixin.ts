@@ -1,0 +1,88 @@
+import type { CustomFilter, Feature, ResourceDefinition, WriteContext, WriteState } from './definition';
+import type { FieldErrors } from './errors';
+import { field, Field } from './fields';
+
+/**
+ * A group of fields declared once and taken by many models (Nautobot's StatusField,
+ * TenancyMixin, TreeModel and their filter-set mixins): its fields, filters, features, search
+ * and rules come to every model that lists it in `mixins`. The model's own declarations win
+ * where both name the same thing; rules run the mixins' first, then the model's.
+ */
+export interface Mixin {
+  /** Fields, given the model itself (a tree's parent points at its own model). */
+  fields?: (self: () => ResourceDefinition) => Record<string, Field>;
+  /** Where the fields go in the representation: before the model's own, or after (default). */
+  first?: boolean;
+  filters?: Record<string, CustomFilter>;
+  filterAliases?: Record<string, string>;
+  features?: Feature[];
+  search?: string[];
+  tree?: { parent: string };
+  rules?: (state: WriteState, w: WriteContext) => Promise<FieldErrors | void> | FieldErrors | void;
+  /** Defaults for what a model usually declares itself (natural key, ordering, display). */
+  defaults?: Partial<Pick<ResourceDefinition, 'naturalKey' | 'ordering' | 'display'>>;
+}
+
+export const mixin = (m: Mixin): Mixin => m;
+
+/** What a definition declares besides its mixins, merged with them. */
+export interface Mixable {
+  fields: Record<string, Field>;
+  filters?: Record<string, CustomFilter>;
+  filterAliases?: Record<string, string>;
+  features?: Feature[];
+  search?: string[];
+  tree?: { parent: string };
+  rules?: Mixin['rules'];
+  naturalKey?: string[];
+  ordering?: string[];
+  display?: ResourceDefinition['display'];
+}
+
+/** The declarations with their mixins' merged in. */
+export function applyMixins<T extends Mixable>(input: T, mixins: Mixin[], self: () => ResourceDefinition): T {
+  if (!mixins.length) return input;
+  const before: Record<string, Field> = {};
+  const after: Record<string, Field> = {};
+  for (const m of mixins) Object.assign(m.first ? before : after, m.fields?.(self) ?? {});
+  const rules = [...mixins.map((m) => m.rules), input.rules].filter((r): r is NonNullable<Mixin['rules']> => !!r);
+  const defaults = Object.assign({}, ...mixins.map((m) => m.defaults ?? {}));
+  return {
+    ...defaults,
+    ...input,
+    fields: { ...before, ...input.fields, ...after },
+    filters: Object.assign({}, ...mixins.map((m) => m.filters ?? {}), input.filters ?? {}),
+    filterAliases: Object.assign({}, ...mixins.map((m) => m.filterAliases ?? {}), input.filterAliases ?? {}),
+    features: [...new Set([...(input.features ?? []), ...mixins.flatMap((m) => m.features ?? [])])],
+    search: [...new Set([...(input.search ?? []), ...mixins.flatMap((m) => m.search ?? [])])],
+    tree: input.tree ?? mixins.find((m) => m.tree)?.tree,
+    rules: rules.length ? mergeRules(rules) : undefined,
+  };
+}
+
+function mergeRules(rules: NonNullable<Mixin['rules']>[]): NonNullable<Mixin['rules']> {
+  if (rules.length === 1) return rules[0];
+  return async (state, w) => {
+    const errors: FieldErrors = {};
+    for (const rule of rules) {
+      for (const [k, msgs] of Object.entries((await rule(state, w)) ?? {})) (errors[k] ??= []).push(...msgs);
+    }
+    return errors;
+  };
+}
+
+/** A unique name: the natural key, the default ordering and the display, searched by `q`. */
+export const named = (maxLength = 100) =>
+  mixin({
+    fields: () => ({ name: field.string({ required: true, unique: true, maxLength }) }),
+    first: true,
+    search: ['name'],
+    defaults: { naturalKey: ['name'], ordering: ['name'], display: (r) => r.name },
+  });
+
+/** A tree: `parent` points at the same model (deleted with it), filters include descendants. */
+export const tree = () =>
+  mixin({
+    fields: (self) => ({ parent: field.foreignKey(self, { nullable: true, onDelete: 'cascade' }) }),
+    tree: { parent: 'parent' },
+  });

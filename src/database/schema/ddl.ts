@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { DialectName } from '../dialect';
+import type { SchemaDiff } from './compare';
+import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
+
+/** Statements of a migration, per direction. */
+export interface Statements {
+  up: string[];
+  down: string[];
+}
+
+const PG: Record<StorageType, (c: ColumnSchema) => string> = {
+  uuid: () => 'uuid',
+  string: (c) => `varchar(${c.length}) COLLATE "C"`,
+  text: () => 'text COLLATE "C"',
+  integer: () => 'integer',
+  bigint: () => 'bigint',
+  decimal: (c) => `numeric(${c.precision},${c.scale})`,
+  boolean: () => 'boolean',
+  date: () => 'date',
+  datetime: () => 'timestamptz',
+  json: () => 'jsonb',
+  bytes: () => 'bytea',
+};
+const MY: Record<StorageType, (c: ColumnSchema) => string> = {
+  uuid: () => 'char(36)',
+  string: (c) => `varchar(${c.length})`,
+  text: () => 'longtext',
+  integer: () => 'int',
+  bigint: () => 'bigint',
+  decimal: (c) => `decimal(${c.precision},${c.scale})`,
+  boolean: () => 'tinyint(1)',
+  date: () => 'date',
+  datetime: () => 'datetime(6)',
+  json: () => 'json',
+  bytes: (c) => `varbinary(${c.length})`,
+};
+/** What an existing row gets in a NOT NULL column added to its table (the engine writes every column of new rows). */
+const FILL: Partial<Record<StorageType, string>> = { string: `''`, text: `''`, integer: '0', bigint: '0', decimal: '0', boolean: 'false', json: `'{}'` };
+const ON_DELETE: Record<OnDelete, string> = { restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' };
+const TAIL = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
+
+/** Identifiers at most 63 characters (PostgreSQL's limit; MySQL's is 64), a hash keeping long ones apart. */
+export function shortName(name: string): string {
+  if (name.length <= 63) return name;
+  return `${name.slice(0, 54)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
+export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_').replace(/^_/, '')}_${i.unique ? 'key' : 'idx'}`);
+export const fkName = (table: string, f: ForeignKeySchema) => f.name ?? shortName(`${table}_${f.column}_fk`);
+const triggerName = (table: string) => `${table}_notify_change`;
+
+/** Renders the statements that take a database from what it has to what is declared, and back. */
+export class Ddl {
+  constructor(readonly dialect: DialectName) {}
+
+  q(id: string): string {
+    return this.dialect === 'postgres' ? `"${id}"` : `\`${id}\``;
+  }
+
+  private list(cols: string[]): string {
+    return cols.map((c) => this.q(c)).join(', ');
+  }
+
+  columnType(c: ColumnSchema): string {
+    return (this.dialect === 'postgres' ? PG : MY)[c.type](c);
+  }
+
+  column(c: ColumnSchema): string {
+    return `${this.q(c.name)} ${this.columnType(c)} ${c.nullable ? 'NULL' : 'NOT NULL'}`;
+  }
+
+  createTable(t: TableSchema): string {
+    const parts = [...t.columns.map((c) => this.column(c)), `PRIMARY KEY (${this.list(t.primaryKey)})`];
+    if (this.dialect === 'mysql') parts.push(...t.indexes.map((i) => `${i.unique ? 'UNIQUE ' : ''}KEY ${this.q(indexName(t.name, i))} (${this.list(i.columns)})`));
+    return `CREATE TABLE ${this.q(t.name)} (\n  ${parts.join(',\n  ')}\n)${this.dialect === 'mysql' ? ` ${TAIL}` : ''}`;
+  }
+
+  createIndex(table: string, i: IndexSchema): string {
+    return `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${this.q(indexName(table, i))} ON ${this.q(table)} (${this.list(i.columns)})`;
+  }
+
+  dropIndex(table: string, i: IndexSchema): string {
+    return this.dialect === 'postgres' ? `DROP INDEX ${this.q(indexName(table, i))}` : `DROP INDEX ${this.q(indexName(table, i))} ON ${this.q(table)}`;
+  }
+
+  addForeignKey(table: string, f: ForeignKeySchema): string {
+    return `ALTER TABLE ${this.q(table)} ADD CONSTRAINT ${this.q(fkName(table, f))} FOREIGN KEY (${this.q(f.column)}) REFERENCES ${this.q(f.table)} (${this.q('id')}) ON DELETE ${ON_DELETE[f.onDelete]}`;
+  }
+
+  dropForeignKey(table: string, f: ForeignKeySchema): string {
+    return `ALTER TABLE ${this.q(table)} DROP ${this.dialect === 'postgres' ? 'CONSTRAINT' : 'FOREIGN KEY'} ${this.q(fkName(table, f))}`;
+  }
+
+  /** A column added to a table that may have rows: added empty, filled, then made NOT NULL. */
+  addColumn(table: string, c: ColumnSchema): string[] {
+    const t = this.q(table);
+    if (c.nullable) return [`ALTER TABLE ${t} ADD COLUMN ${this.column(c)}`];
+    const fill = FILL[c.type];
+    if (!fill) throw new Error(`${table}.${c.name}: a NOT NULL ${c.type} column cannot be added to rows that exist without a value: declare it nullable, or write the data step by hand`);
+    return [
+      `ALTER TABLE ${t} ADD COLUMN ${this.column({ ...c, nullable: true })}`,
+      `UPDATE ${t} SET ${this.q(c.name)} = ${c.type === 'boolean' && this.dialect === 'mysql' ? '0' : fill}`,
+      this.alterColumn(table, c),
+    ];
+  }
+
+  alterColumn(table: string, c: ColumnSchema): string {
+    const t = this.q(table);
+    if (this.dialect === 'mysql') return `ALTER TABLE ${t} MODIFY COLUMN ${this.column(c)}`;
+    const col = this.q(c.name);
+    return `ALTER TABLE ${t} ALTER COLUMN ${col} TYPE ${this.columnType(c)}, ALTER COLUMN ${col} ${c.nullable ? 'DROP' : 'SET'} NOT NULL`;
+  }
+
+  dropColumn(table: string, name: string): string {
+    return `ALTER TABLE ${this.q(table)} DROP COLUMN ${this.q(name)}`;
+  }
+
+  /** PostgreSQL only: the statement trigger that tells other processes a watched table changed. */
+  watch(table: string): string {
+    return `CREATE TRIGGER ${this.q(triggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`;
+  }
+
+  unwatch(table: string): string {
+    return `DROP TRIGGER IF EXISTS ${this.q(triggerName(table))} ON ${this.q(table)}`;
+  }
+
+  /**
+   * The statements of a difference: new tables first (foreign keys once every table exists, so
+   * tables may point at each other), then each table's changes; `down` undoes them in reverse.
+   */
+  render(diff: SchemaDiff): Statements {
+    const up: string[] = [];
+    const down: string[] = [];
+    for (const t of diff.createTables) {
+      up.push(this.createTable(t));
+      if (this.dialect === 'postgres') up.push(...t.indexes.map((i) => this.createIndex(t.name, i)));
+      if (t.watched && this.dialect === 'postgres') up.push(this.watch(t.name));
+    }
+    for (const t of diff.createTables) up.push(...t.foreignKeys.map((f) => this.addForeignKey(t.name, f)));
+    for (const t of [...diff.createTables].reverse()) for (const f of t.foreignKeys) down.push(this.dropForeignKey(t.name, f));
+    for (const t of [...diff.createTables].reverse()) down.push(`DROP TABLE ${this.q(t.name)}`);
+    for (const d of diff.tables) {
+      if (d.primaryKey) throw new Error(`${d.table}: changing a primary key is not generated; write that migration by hand`);
+      for (const c of d.addColumns) {
+        up.push(...this.addColumn(d.table, c));
+        down.unshift(this.dropColumn(d.table, c.name));
+      }
+      for (const { declared, actual } of d.alterColumns) {
+        up.push(this.alterColumn(d.table, declared));
+        down.unshift(this.alterColumn(d.table, actual));
+      }
+      for (const i of d.dropIndexes) {
+        up.push(this.dropIndex(d.table, i));
+        down.unshift(this.createIndex(d.table, i));
+      }
+      for (const i of d.addIndexes) {
+        // InnoDB keeps an index for every foreign key column already (PostgreSQL does not).
+        if (this.dialect === 'mysql' && !i.unique && i.columns.length === 1 && d.declared.foreignKeys.some((f) => f.column === i.columns[0])) continue;
+        up.push(this.createIndex(d.table, i));
+        down.unshift(this.dropIndex(d.table, i));
+      }
+      for (const f of d.dropForeignKeys) {
+        up.push(this.dropForeignKey(d.table, f));
+        down.unshift(this.addForeignKey(d.table, f));
+      }
+      for (const f of d.addForeignKeys) {
+        up.push(this.addForeignKey(d.table, f));
+        down.unshift(this.dropForeignKey(d.table, f));
+      }
+      if (d.watch !== undefined && this.dialect === 'postgres') {
+        up.push(d.watch ? this.watch(d.table) : this.unwatch(d.table));
+        down.unshift(d.watch ? this.unwatch(d.table) : this.watch(d.table));
+      }
+      if (d.dropColumns.length) throw new Error(`${d.table}: columns ${d.dropColumns.join(', ')} are no longer declared; dropping data is not generated: write that migration by hand`);
+      if (d.collation.length) throw new Error(`${d.table}: columns ${d.collation.join(', ')} lack the binary collation; write that migration by hand`);
+    }
+    if (diff.dropTables.length) throw new Error(`tables ${diff.dropTables.join(', ')} are no longer declared; dropping data is not generated: write that migration by hand`);
+    return { up, down };
+  }
+}

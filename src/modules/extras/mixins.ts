@@ -1,0 +1,28 @@
+import { objectType } from '../../core/resource/definition';
+import { field } from '../../core/resource/fields';
+import { mixin } from '../../core/resource/mixin';
+import { roleResource } from './resources/role.resource';
+import { statusResource } from './resources/status.resource';
+
+/**
+ * A status (Nautobot's StatusField): one of the statuses enabled for the model's content type,
+ * filtered by name or id. Required unless `{ required: false }` (a VRF's).
+ */
+export const statusMixin = (o: { required?: boolean } = {}) =>
+  mixin({
+    fields: () => ({
+      status: field.foreignKey(() => statusResource, {
+        ...(o.required === false ? { nullable: true } : { required: true }),
+        onDelete: 'protect',
+        limit: (owner) => ({ content_types: objectType(owner) }),
+      }),
+    }),
+    features: ['statuses'],
+  });
+
+/** An optional role (Nautobot's RoleField): one of the roles enabled for the model's content type. */
+export const roleMixin = () =>
+  mixin({
+    fields: () => ({ role: field.foreignKey(() => roleResource, { nullable: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }) }),
+    features: ['roles'],
+  });
