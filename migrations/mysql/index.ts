@@ -4,6 +4,7 @@ import { Notes1763769800000 } from './1763769800000-notes';
 import { Ipam1763856000000 } from './1763856000000-ipam';
 import { Identity1763942400000 } from './1763942400000-identity';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
+import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -13,4 +14,5 @@ export const mysqlMigrations = [
   Ipam1763856000000,
   Identity1763942400000,
   AlignKeysAndIndexes1795582205013,
+  ManufacturersAndPlatforms1795582638408,
 ];

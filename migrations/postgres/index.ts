@@ -6,6 +6,7 @@ import { Identity1763942400000 } from './1763942400000-identity';
 import { ChangeNotifications1764028800000 } from './1764028800000-change-notifications';
 import { CustomFieldNotifications1764115200000 } from './1764115200000-custom-field-notifications';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
+import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -17,4 +18,5 @@ export const postgresMigrations = [
   ChangeNotifications1764028800000,
   CustomFieldNotifications1764115200000,
   AlignKeysAndIndexes1795582205013,
+  ManufacturersAndPlatforms1795582638408,
 ];
