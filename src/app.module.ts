@@ -20,6 +20,7 @@ export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identity
 
 export const ALL_RESOURCES = APPS.flatMap((a) => a.resources);
 export const ALL_TABLES = APPS.flatMap((a) => a.tables ?? []);
+export const ALL_EXTENSIONS = APPS.flatMap((a) => a.extensions ?? []);
 
 export interface AppOptions {
   settings: Settings;
@@ -42,7 +43,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         SettingsModule.forRoot(opts.settings, opts.clock),
-        RegistryModule.forRoot(ALL_RESOURCES, ALL_TABLES),
+        RegistryModule.forRoot(ALL_RESOURCES, ALL_TABLES, ALL_EXTENSIONS),
         DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings)),
         CoreModule,
         ...APPS.map((a) => a.module),

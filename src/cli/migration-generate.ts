@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ALL_RESOURCES, ALL_TABLES } from '../app.module';
+import { ALL_EXTENSIONS, ALL_RESOURCES, ALL_TABLES } from '../app.module';
 import { ResourceRegistry } from '../core/resource/registry';
 import { openDatabase } from '../database/data-source.factory';
 import { Db } from '../database/db';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     console.error('usage: npm run migration:generate -- <name>   (lower-case words joined by hyphens, e.g. add-manufacturers)');
     process.exit(2);
   }
-  const registry = new ResourceRegistry(ALL_RESOURCES, ALL_TABLES);
+  const registry = new ResourceRegistry(ALL_RESOURCES, ALL_TABLES, ALL_EXTENSIONS);
   registry.seal();
   const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
   let diffLines: string[];

@@ -5,7 +5,6 @@ import { SessionService } from './auth/session.service';
 import { UserStatusService } from './auth/user-status';
 import { ContextFactory } from './http/context.factory';
 import { RootController } from './http/root.controller';
-import { NotesController } from './resource/notes.controller';
 import { LoginController } from './http/login.controller';
 import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
@@ -13,7 +12,7 @@ import { ResourceService } from './resource/resource.service';
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
-  controllers: [RootController, NotesController, LoginController],
+  controllers: [RootController, LoginController],
   providers: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
   exports: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
 })

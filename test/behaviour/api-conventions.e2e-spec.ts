@@ -44,7 +44,7 @@ eachDatabase('API conventions', (t) => {
       expect(keys).toEqual([...keys].sort());
       expect(res.body.dcim).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/dcim\/$/);
       const dcim = await t().get('/api/dcim/').expect(200);
-      expect(Object.keys(dcim.body)).toEqual(['location-types', 'locations']);
+      expect(Object.keys(dcim.body)).toEqual(['location-types', 'locations', 'manufacturers', 'platforms']);
       expect(dcim.body.locations).toMatch(/\/api\/dcim\/locations\/$/);
       await t().get('/api/', null).expect(403);
     });

@@ -59,7 +59,7 @@ function writeSchema(f: Field): Schema {
   return scalarSchema(f);
 }
 
-function schemas(def: ResourceDefinition): Record<string, Schema> {
+function schemas(registry: ResourceRegistry, def: ResourceDefinition): Record<string, Schema> {
   const name = pascal(def.model);
   const read: Record<string, Schema> = {
     id: { type: 'string', format: 'uuid' },
@@ -83,8 +83,12 @@ function schemas(def: ResourceDefinition): Record<string, Schema> {
   }
   read.created = { type: 'string', format: 'date-time' };
   read.last_updated = { type: 'string', format: 'date-time' };
-  if (def.features.includes('notes')) read.notes_url = { type: 'string', format: 'uri' };
-  if (def.features.includes('customFields')) read.custom_fields = write.custom_fields = { type: 'object' };
+  for (const e of registry.extensionsOf(def)) {
+    for (const [key, k] of Object.entries(e.represent?.keys ?? {})) {
+      read[key] = k.schema;
+      if (k.writable) write[key] = k.schema;
+    }
+  }
   return {
     [name]: { type: 'object', properties: read },
     [`Writable${name}`]: { type: 'object', properties: write, required },
@@ -150,7 +154,7 @@ export function buildOpenApi(app: INestApplication, registry: ResourceRegistry):
   const components: Record<string, Schema> = {};
   for (const def of registry.all()) {
     Object.assign(generated, paths(def));
-    Object.assign(components, schemas(def));
+    Object.assign(components, schemas(registry, def));
   }
   // Scanned routes of the generated controllers are replaced; special endpoints below them (intake, history, notes) stay.
   const keep = Object.fromEntries(Object.entries(scanned.paths ?? {}).filter(([p]) => !generated[p] && !generated[`${p}/`]));

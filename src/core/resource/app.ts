@@ -1,6 +1,7 @@
 import { Global, Module, Provider, Type } from '@nestjs/common';
 import type { TableSchema } from '../../database/schema/schema';
 import type { ResourceDefinition } from './definition';
+import type { ModelExtension } from './extension';
 import { createResourceController } from './resource-controller.factory';
 
 export interface AppInput {
@@ -16,6 +17,8 @@ export interface AppInput {
   exports?: (string | symbol | Type)[];
   /** Its providers are visible to every module (the users app's credential store). */
   global?: boolean;
+  /** What it adds to every model that takes its features (extension.ts). */
+  extensions?: ModelExtension[];
 }
 
 export interface NetkeelApp extends AppInput {

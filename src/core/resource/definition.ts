@@ -5,7 +5,12 @@ import type { ColumnSpec } from '../../database/schema/schema';
 import type { Constraint, Field } from './fields';
 import { applyMixins, Mixin } from './mixin';
 
-export type Feature = 'tags' | 'customFields' | 'notes' | 'changes' | 'relationships' | 'locations' | 'statuses' | 'roles';
+/**
+ * A capability a model takes part in, named in its `features`: what an app's extensions add
+ * (`tags`, `notes`, `customFields`), or what another model may point at (`locations`,
+ * `statuses`, `roles`: the content types a location type, status or role may be enabled for).
+ */
+export type Feature = string;
 
 /** What a model rule or hook sees of one object being written. */
 export interface WriteState {

@@ -104,6 +104,10 @@ export interface ManyToManyField extends BaseField {
   tree?: boolean;
   /** Name of the reverse relation on the target, for filters; default the owner's slug. */
   relatedName?: string;
+  /** Shown after the timestamps (as the reference shows tags), never as a reference attribute on write. */
+  trailing?: boolean;
+  /** A CSV column of the targets' names (a hidden one as its id), read back by name: tags. */
+  csvNames?: boolean;
 }
 
 /** A many-to-many to content types (`app_label.model` strings). */

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context';
-import { objectType, ResourceDefinition } from './definition';
+import type { ResourceDefinition } from './definition';
 import type { Field } from './fields';
 import { writable } from './serialize/input';
 import { scopeConstraints } from './query/scope';
@@ -87,8 +87,9 @@ export async function optionsMetadata(ctx: RequestContext, def: ResourceDefiniti
   }
   fields.created = { type: 'datetime', required: false, read_only: true, label: 'Created' };
   fields.last_updated = { type: 'datetime', required: false, read_only: true, label: 'Last updated' };
-  if (def.features.includes('notes')) fields.notes_url = { type: 'field', required: false, read_only: true, label: 'Notes url' };
-  if (def.features.includes('customFields')) fields.custom_fields = { type: 'json', required: false, read_only: false, label: 'Custom fields' };
-  void objectType;
+  for (const e of ctx.registry.extensionsOf(def)) {
+    if (e.represent?.include) continue;
+    for (const [key, k] of Object.entries(e.represent?.keys ?? {})) fields[key] = { type: k.type, required: false, read_only: !k.writable, label: k.label };
+  }
   return { ...body, actions: { [detail ? 'PUT' : 'POST']: fields } };
 }

@@ -1,10 +1,9 @@
 import type { TableSchema } from '../../database/schema/schema';
-import { objectType, ResourceDefinition } from './definition';
-import { field, ForeignKeyField, ManyToManyField } from './fields';
+import { objectType, ownMap, ResourceDefinition } from './definition';
+import type { ModelExtension } from './extension';
+import type { ForeignKeyField, ManyToManyField } from './fields';
 import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
 
-export const TAG_TYPE = 'extras.tag';
-import { CustomFieldSource, NO_CUSTOM_FIELDS } from './custom-fields';
 import { append } from '../collections';
 import { SEED_TABLE } from './seed';
 
@@ -30,29 +29,52 @@ export class ResourceRegistry {
   private readonly reverse = new Map<ResourceDefinition, ReverseRelation[]>();
   private readonly related = new Map<ResourceDefinition, RelatedSet[]>();
   private bound = false;
-  /** Where custom field definitions come from (the extras app sets it at boot). */
-  customFieldSource: CustomFieldSource = NO_CUSTOM_FIELDS;
+  private readonly extensions: ModelExtension[] = [];
+  private readonly extensionsByDef = new Map<ResourceDefinition, ModelExtension[]>();
+  /** Services apps hand to their extensions at start-up (the custom field definitions' source), by key. */
+  private readonly services = new Map<string, unknown>();
 
-  constructor(defs: ResourceDefinition[] = [], tables: TableSchema[] = []) {
+  constructor(defs: ResourceDefinition[] = [], tables: TableSchema[] = [], extensions: ModelExtension[] = []) {
+    this.extensions.push(...extensions);
     defs.forEach((d) => this.add(d));
     [SEED_TABLE, ...tables].forEach((t) => this.addTable(t));
   }
 
+  /**
+   * Registers a model, with what the extensions it takes add to it: their fields (a field of the
+   * model's own wins), filter aliases and columns. Idempotent for a definition shared by several
+   * registries (one process may start several apps).
+   */
   add(def: ResourceDefinition): void {
     const type = objectType(def);
     if (this.byType.has(type)) throw new Error(`Resource ${type} is defined twice`);
-    if (def.features.includes('tags') && !def.fields.tags) {
-      // Tags are one generic through table for every model (Nautobot's TaggedItem).
-      def.fields.tags = {
-        ...field.manyToMany(() => this.get(TAG_TYPE)!, { table: 'extras_taggeditem', source: 'object_id', target: 'tag_id', discriminator: 'content_type' }, {
-          writable: true,
-          filterAll: true,
-          limit: (owner) => ({ content_types: objectType(owner) }),
-        }),
-        name: 'tags',
-      };
+    const taken = this.extensions.filter((e) => !e.feature || def.features.includes(e.feature));
+    this.extensionsByDef.set(def, taken);
+    for (const e of taken) {
+      for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = { ...f, name };
+      for (const [alias, target] of Object.entries(e.filterAliases ?? {})) {
+        def.filterAliases ??= ownMap({});
+        if (!Object.hasOwn(def.filterAliases, alias)) def.filterAliases[alias] = target;
+      }
+      for (const c of e.columns ?? []) {
+        def.columns ??= {};
+        if (!def.columns[c.name]) def.columns[c.name] = { type: c.type, nullable: c.nullable, length: c.length, precision: c.precision, scale: c.scale };
+      }
     }
     this.byType.set(type, def);
+  }
+
+  /** The extensions a model takes, in the order the apps registered them. */
+  extensionsOf(def: ResourceDefinition): ModelExtension[] {
+    return this.extensionsByDef.get(def) ?? this.extensions.filter((e) => !e.feature || def.features.includes(e.feature));
+  }
+
+  provide(key: string, service: unknown): void {
+    this.services.set(key, service);
+  }
+
+  service<T>(key: string): T | undefined {
+    return this.services.get(key) as T | undefined;
   }
 
   all(): ResourceDefinition[] {

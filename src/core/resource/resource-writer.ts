@@ -3,15 +3,15 @@ import type { Executor, Row } from '../../database/db';
 import { and, ident, inList, isTrue, join, or, param, raw, Sql, sql } from '../../database/sql';
 import type { Dialect } from '../../database/dialect';
 import type { Action, RequestContext } from '../context';
-import { customFieldsFor, validateCustomFieldValue } from './custom-fields';
 import { objectType, ResourceDefinition, WriteContext, WriteState } from './definition';
+import type { ModelExtension } from './extension';
 import { ConflictError, FieldErrors, PermissionDeniedError, ValidationError } from './errors';
 import { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
 import { columnTypes, storedColumns } from './storage';
 import { scopeCondition } from './query/scope';
 import { descendantIds } from './query/tree';
 import { isUuid, parseUuid, ValueError } from './query/values';
-import { parseJsonObject } from './serialize/representer';
+import { parseJsonObject } from './serialize/values';
 import { parseRef, ReferenceResolver, RefSpec } from './serialize/references';
 import { addError, defaultFor, label, NOT_NULL, parseCompositeInput, parseScalarInput, REQUIRED, writable } from './serialize/input';
 import { append } from '../collections';
@@ -38,7 +38,8 @@ interface Item {
   related: Map<string, Row | null>;
   m2m: Map<string, string[]>;
   contentTypes: Map<string, string[]>;
-  customFields?: Record<string, unknown>;
+  /** What the client sent under each extension's key (custom_fields), where it sent one. */
+  extended: Map<ModelExtension, unknown>;
   errors: FieldErrors;
   /** Values after the write: existing merged with defaults and request values. */
   values: Row;
@@ -125,6 +126,7 @@ export class ResourceWriter {
       related: new Map(),
       m2m: new Map(),
       contentTypes: new Map(),
+      extended: new Map(),
       errors: {},
       values: {},
     };
@@ -153,11 +155,7 @@ export class ResourceWriter {
         else throw e;
       }
     }
-    if (def.features.includes('customFields') && 'custom_fields' in input) {
-      const cf = input.custom_fields;
-      if (cf !== null && (typeof cf !== 'object' || Array.isArray(cf))) addError(item.errors, 'custom_fields', 'Invalid data. Expected a dictionary.');
-      else item.customFields = (cf ?? {}) as Record<string, unknown>;
-    }
+    for (const e of this.ctx.registry.extensionsOf(def)) if (e.write && Object.hasOwn(input, e.write.key)) item.extended.set(e, input[e.write.key]);
     return item;
   }
 
@@ -270,7 +268,21 @@ export class ResourceWriter {
     }
     await this.applyDefaultsForForeignKeys(def, items, create);
     if (def.tree && !create) await this.checkTreeCycles(def, items);
-    if (def.features.includes('customFields')) await this.applyCustomFields(def, items, create);
+    // What the extensions own of the body (custom_fields): validated, stored columns set.
+    for (const e of this.ctx.registry.extensionsOf(def)) {
+      if (!e.write) continue;
+      const part = e.write;
+      await part.prepare(
+        { ctx: this.ctx, exec: this.exec, def, create },
+        items.map((item) => ({
+          given: item.extended.get(e),
+          existing: item.existing,
+          values: item.values,
+          set: (column: string, value: unknown) => (item.values[column] = item.set[column] = value),
+          addError: (k: string, m: string) => addError(item.errors, k, m),
+        })),
+      );
+    }
     if (def.rules) {
       for (const item of items) {
         if (Object.keys(item.errors).length) continue;
@@ -414,30 +426,6 @@ export class ResourceWriter {
     for (const item of items) for (const ref of item.refs) if (ref.many && !ref.specs.length) item.m2m.set(ref.field.name, []);
   }
 
-  private async applyCustomFields(def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
-    const defs = await customFieldsFor(this.ctx, objectType(def));
-    for (const item of items) {
-      const data: Record<string, unknown> = create ? {} : { ...parseJsonObject(item.existing?._custom_field_data) };
-      const given = item.customFields ?? {};
-      for (const cf of defs) {
-        const has = Object.prototype.hasOwnProperty.call(given, cf.key);
-        if (!has) {
-          if (create) data[cf.key] = cf.default ?? null;
-          else if (!(cf.key in data)) data[cf.key] = cf.default ?? null;
-          if (cf.required && (data[cf.key] === null || data[cf.key] === undefined)) addError(item.errors, 'non_field_errors', `Missing required custom field '${cf.key}'.`);
-          continue;
-        }
-        try {
-          data[cf.key] = validateCustomFieldValue(cf, given[cf.key]);
-        } catch (e) {
-          addError(item.errors, 'non_field_errors', `Invalid value for custom field '${cf.key}': ${(e as Error).message}`);
-        }
-      }
-      item.values._custom_field_data = data;
-      if (item.customFields || create) item.set._custom_field_data = data;
-    }
-  }
-
   /** Unique fields and unique-together sets, checked for the whole batch in a few statements. */
   private async checkUnique(def: ResourceDefinition, items: Item[]): Promise<void> {
     const ok = items.filter((i) => !Object.keys(i.errors).length);
@@ -497,7 +485,6 @@ export class ResourceWriter {
       for (const item of items) {
         item.values.created = now;
         item.values.last_updated = now;
-        if (def.features.includes('customFields') && !item.values._custom_field_data) item.values._custom_field_data = {};
       }
       for (let i = 0; i < items.length; i += INSERT_CHUNK) {
         const chunk = items.slice(i, i + INSERT_CHUNK);
@@ -533,7 +520,7 @@ export class ResourceWriter {
 
   private async saveMany(def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
     for (const f of Object.values(def.fields)) {
-      if (f.kind === 'm2m' && (f.writable || f.name === 'tags')) await this.saveLinks(def, f, items, create, (i) => i.m2m.get(f.name));
+      if (f.kind === 'm2m' && f.writable) await this.saveLinks(def, f, items, create, (i) => i.m2m.get(f.name));
       if (f.kind === 'contentTypes') await this.saveContentTypes(f, items, create);
     }
   }

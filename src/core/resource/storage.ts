@@ -39,9 +39,9 @@ const STANDARD: ColumnSchema[] = [
 ];
 
 /**
- * The stored columns of a model, in order: the standard ones, custom field data where the model
- * takes custom fields, each field's, then the definition's own `columns` (the parts of composite
- * fields, derived columns such as natural sort keys).
+ * The stored columns of a model, in order: the standard ones, each field's, then the
+ * definition's own `columns` (the parts of composite fields, natural sort keys, and what the
+ * extensions it takes store: custom field data).
  */
 export function modelColumns(def: ResourceDefinition): ColumnSchema[] {
   let cols = columnsOfModel.get(def);
@@ -53,7 +53,6 @@ const columnsOfModel = new WeakMap<ResourceDefinition, ColumnSchema[]>();
 
 function deriveColumns(def: ResourceDefinition): ColumnSchema[] {
   const out = new Map<string, ColumnSchema>(STANDARD.map((c) => [c.name, c]));
-  if (def.features.includes('customFields')) out.set('_custom_field_data', { name: '_custom_field_data', type: 'json', nullable: false });
   for (const f of Object.values(def.fields)) {
     if (f.kind === 'scalar') out.set(f.column, scalarColumn(def, f));
     else if (f.kind === 'fk') out.set(f.column, { name: f.column, type: 'uuid', nullable: !!f.nullable });

@@ -2,7 +2,9 @@ import { defineApp } from '../../core/resource/app';
 import { column, defineTable } from '../../database/schema/schema';
 import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
 import { ExtrasBootstrap } from './extras.bootstrap';
-import { ExtrasCustomFieldSource } from './custom-field.source';
+import { ExtrasCustomFieldSource } from './custom-fields/source';
+import { extrasExtensions } from './extensions';
+import { NotesController } from './notes.controller';
 import { noteResource } from './resources/note.resource';
 import { customFieldChoiceResource, customFieldResource } from './resources/custom-field.resource';
 import { roleResource } from './resources/role.resource';
@@ -22,5 +24,7 @@ export const extrasApp = defineApp({
   label: 'extras',
   resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource],
   tables: [taggedItemTable],
+  extensions: extrasExtensions,
+  controllers: [NotesController],
   providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
 });

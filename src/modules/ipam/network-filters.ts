@@ -1,5 +1,5 @@
 import type { CustomFilter, CustomFilterHelpers, ResourceDefinition } from '../../core/resource/definition';
-import { checkRegex, escapeLike } from '../../core/resource/query/filter-compiler';
+import { checkRegex, escapeLike } from '../../core/resource/query/lookups';
 import { isUuid, parseUuid } from '../../core/resource/query/values';
 import { and, FALSE, ident, inList, or, Sql, sql } from '../../database/sql';
 import { BITS, IpError, IpVersion, Network, parseAddress, parseCidr, parseNetwork, supernets } from './ip';

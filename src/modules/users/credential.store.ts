@@ -8,7 +8,7 @@ import type { AuthUser } from '../../core/context';
 import { Db, Row } from '../../database/db';
 import { ResourceRegistry } from '../../core/resource/registry';
 import { ident, sql } from '../../database/sql';
-import { parseJsonObject } from '../../core/resource/serialize/representer';
+import { parseJsonObject } from '../../core/resource/serialize/values';
 
 type TokenCredential = { user: AuthUser; token: TokenInfo };
 

@@ -2,14 +2,14 @@ import type { Executor, Row } from '../../../database/db';
 import { and, ident, inList, sql } from '../../../database/sql';
 import { scopeCondition } from '../query/scope';
 import type { RequestContext } from '../../context';
-import type { CustomFieldDefinition, CustomFieldType } from '../custom-fields';
+import type { ExtensionCsvColumn, ModelExtension } from '../extension';
+import { naturalFilterField } from '../query/lookups';
+import { NO_OBJECT, NULL } from './csv-cells';
 import { objectType, ResourceDefinition } from '../definition';
-import type { Field, ForeignKeyField, GenericForeignKeyField } from '../fields';
+import type { Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
 import { naturalKeyLookups } from '../serialize/references';
 import { append } from '../../collections';
 
-export const NULL = 'NULL';
-export const NO_OBJECT = 'NoObject';
 
 /** One CSV column: a representation key, or a natural-key path through a foreign key. */
 export type Column =
@@ -17,8 +17,10 @@ export type Column =
   | { kind: 'natural'; header: string; field: string; path: string[] }
   /** A natural-key path of a generic relation: filled for rows whose target is one of `types`. */
   | { kind: 'generic'; header: string; field: string; path: string[]; types: Set<string> }
-  | { kind: 'tags'; header: string }
-  | { kind: 'cf'; header: string; key: string; type: CustomFieldType };
+  /** The names of a many-to-many field's targets (tags). */
+  | { kind: 'names'; header: string; field: ManyToManyField }
+  /** An extension's column (custom fields). */
+  | { kind: 'ext'; header: string; ext: ModelExtension; column: ExtensionCsvColumn };
 
 /** Longest ancestor chain in a tree table (so natural-key columns reach the deepest node). */
 export async function maxTreeDepth(exec: Executor, def: ResourceDefinition): Promise<number> {
@@ -40,8 +42,8 @@ export async function targetLookups(exec: Executor, target: ResourceDefinition, 
   return naturalKeyLookups(target).map((l) => l.split('__'));
 }
 
-/** The column layout of a model's CSV: name, display, id first; then fields; cf_ columns last. */
-export async function csvColumns(ctx: RequestContext, exec: Executor, def: ResourceDefinition, cfs: CustomFieldDefinition[], visible: (f: Field) => boolean): Promise<Column[]> {
+/** The column layout of a model's CSV: name, display, id first; then fields; extensions' columns last. */
+export async function csvColumns(ctx: RequestContext, exec: Executor, def: ResourceDefinition, visible: (f: Field) => boolean): Promise<Column[]> {
   const cols: Column[] = [];
   const depthCache = new Map<ResourceDefinition, number>();
   const front: Column[] = [];
@@ -49,8 +51,9 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
   front.push({ kind: 'value', header: 'display', key: 'display' }, { kind: 'value', header: 'id', key: 'id' });
   cols.push({ kind: 'value', header: 'object_type', key: 'object_type' }, { kind: 'value', header: 'natural_slug', key: 'natural_slug' });
   if (def.tree) cols.push({ kind: 'value', header: 'tree_depth', key: 'tree_depth' });
+  const trailing: Column[] = [];
   for (const f of Object.values(def.fields)) {
-    if (f.name === 'name' || f.name === 'tags' || f.writeOnly || !visible(f)) continue;
+    if (f.name === 'name' || f.writeOnly || !visible(f)) continue;
     if (f.kind === 'fk') {
       for (const path of await targetLookups(exec, f.target(), depthCache)) cols.push({ kind: 'natural', header: [f.name, ...path].join('__'), field: f.name, path });
     } else if (f.kind === 'gfk') {
@@ -66,15 +69,37 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
       }
       cols.push(...byHeader.values());
     } else if (f.kind === 'm2m') {
-      continue; // many-to-many other than tags and content types is managed elsewhere
+      // Other many-to-many fields are written through their own endpoints, as the reference does.
+      if (f.csvNames) (f.trailing ? trailing : cols).push({ kind: 'names', header: f.name, field: f });
     } else {
       cols.push({ kind: 'value', header: f.name, key: f.name });
     }
   }
-  cols.push({ kind: 'value', header: 'created', key: 'created' }, { kind: 'value', header: 'last_updated', key: 'last_updated' });
-  if (def.fields.tags) cols.push({ kind: 'tags', header: 'tags' });
-  for (const cf of [...cfs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) cols.push({ kind: 'cf', header: `cf_${cf.key}`, key: cf.key, type: cf.type });
+  cols.push({ kind: 'value', header: 'created', key: 'created' }, { kind: 'value', header: 'last_updated', key: 'last_updated' }, ...trailing);
+  for (const ext of ctx.registry.extensionsOf(def)) {
+    for (const column of (await ext.csv?.columns({ ctx, exec, def })) ?? []) cols.push({ kind: 'ext', header: column.header, ext, column });
+  }
   return [...front, ...cols];
+}
+
+/**
+ * The names of the targets of a many-to-many field, per object; a target the requester may not
+ * view is written as its id, as JSON shows it only as a reference.
+ */
+export async function linkedNames(ctx: RequestContext, exec: Executor, def: ResourceDefinition, f: ManyToManyField, ids: string[]): Promise<Map<string, string[]>> {
+  const target = f.target();
+  const nameCol = naturalFilterField(target) ?? 'id';
+  const th = f.through;
+  const visible = await scopeCondition(ctx, exec, target, 'view', 'tg');
+  const disc = th.discriminator ? sql` AND ti.${ident(th.discriminator)} = ${objectType(def)}` : sql``;
+  const rows = await exec.query<{ object_id: string; name: string; target_id: string; visible: unknown }>(
+    sql`SELECT ti.${ident(th.source)} AS object_id, tg.${ident(nameCol)} AS name, tg.${ident('id')} AS target_id, CASE WHEN ${visible} THEN 1 ELSE 0 END AS visible
+        FROM ${ident(th.table)} ti JOIN ${ident(target.table)} tg ON tg.${ident('id')} = ti.${ident(th.target)}
+        WHERE ${inList(ident('ti', th.source), ids)}${disc} ORDER BY tg.${ident(nameCol)}`,
+  );
+  const out = new Map<string, string[]>();
+  rows.forEach((r) => append(out, String(r.object_id), Number(r.visible) === 1 ? String(r.name) : String(r.target_id)));
+  return out;
 }
 
 /**

@@ -1,61 +1,19 @@
 import { Logger } from '@nestjs/common';
 import type { Executor } from '../../../database/db';
-import { and, FALSE, ident, inList, join, not, or, raw, Sql, sql, TRUE } from '../../../database/sql';
+import { and, FALSE, ident, inList, or, raw, Sql, sql, TRUE } from '../../../database/sql';
 import type { RequestContext } from '../../context';
-import { CustomFilterHelpers, objectType, ownMap, ResourceDefinition } from '../definition';
+import { CustomFilterHelpers, objectType, ResourceDefinition } from '../definition';
 import { ValidationError, FieldErrors } from '../errors';
+import { PrefixFilterHelpers, UnknownFilterError } from '../extension';
 import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyField, ScalarField } from '../fields';
 import type { RelatedSet } from '../registry';
-import { customFieldsFor, CustomFieldDefinition } from '../custom-fields';
-
-const CUSTOM_FIELD_PREFIX = 'cf_';
 import { descendantIds } from './tree';
 import { scopeCondition } from './scope';
-import {
-  isUuid,
-  parseBoolean,
-  parseDate,
-  parseDateTime,
-  parseDecimal,
-  parseInteger,
-  parseUuid,
-  ValueError,
-} from './values';
+import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
+import { isUuid, parseBoolean, parseUuid, ValueError } from './values';
 
-/** Query parameters that are never filters (the reference's NON_FILTER_QUERY_PARAMS). */
-export const NON_FILTER_PARAMS = new Set(['api_version', 'depth', 'exclude_m2m', 'format', 'include', 'limit', 'offset', 'sort']);
-
-/**
- * - `query`: a query string; string values, every traversal and value resolution scoped to what
- *   the requester may view, a value naming no visible object a 400.
- * - `constraint`: a permission constraint; typed JSON values with Django semantics, resolved
- *   among all objects (a constraint must not depend on the scope it may be computing).
- * - `reference`: attributes naming a related object on write, or a natural key in a URL;
- *   typed like a constraint, scoped like a query, so a write cannot probe hidden objects.
- */
-export type FilterMode = 'query' | 'constraint' | 'reference';
-
-const STRING_LOOKUPS = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 're', 'nre', 'ire', 'nire'];
-const NUMBER_LOOKUPS = ['n', 'lt', 'lte', 'gt', 'gte'];
-/** Django lookup names accepted in permission constraints and attribute references. */
-const DJANGO_ALIASES: Record<string, string> = ownMap({
-  exact: '',
-  in: '',
-  iexact: 'ie',
-  icontains: 'ic',
-  istartswith: 'isw',
-  iendswith: 'iew',
-  regex: 're',
-  iregex: 'ire',
-  contains: 'c',
-  startswith: 'sw',
-  endswith: 'ew',
-});
-const NEGATED: Record<string, string> = ownMap({ n: '', nic: 'ic', nisw: 'isw', niew: 'iew', nie: 'ie', nre: 're', nire: 'ire' });
-
-/** Bounds the cost of a regular expression a client sends (the database runs it). */
-const MAX_REGEX_LENGTH = 256;
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{?]/;
+export { NON_FILTER_PARAMS, naturalFilterField, escapeLike };
+export type { FilterMode };
 
 interface Leaf {
   def: ResourceDefinition;
@@ -72,14 +30,6 @@ interface Step {
 }
 
 const isRelatedSet = (f: Leaf['field']): f is RelatedSet => typeof f === 'object' && 'def' in f && !('kind' in f);
-
-class UnknownFilter extends Error {}
-
-/** An empty map for definitions without filters or aliases: only own keys ever name anything. */
-const NONE: Record<string, never> = Object.freeze(Object.create(null));
-
-let aliasCounter = 0;
-const nextAlias = () => `f${(aliasCounter = (aliasCounter + 1) % 1_000_000)}`;
 
 /**
  * Compiles the filter language (query strings and permission constraints alike) into SQL
@@ -109,7 +59,7 @@ export class FilterCompiler {
         const part = await this.term(def, key, values, alias, 'query');
         if (part) parts.push(part);
       } catch (err) {
-        if (err instanceof UnknownFilter) {
+        if (err instanceof UnknownFilterError) {
           if (this.ctx.settings.STRICT_FILTERING) errors[key] = ['Unknown filter field'];
           else this.logger.warn(`${objectType(def)}: Unknown filter field "${key}"`);
         } else if (err instanceof ValueError) {
@@ -133,7 +83,7 @@ export class FilterCompiler {
         const part = await this.term(def, key, values, alias, mode);
         parts.push(part ?? TRUE);
       } catch (err) {
-        if (err instanceof UnknownFilter) throw new ValueError(`Cannot resolve keyword "${key}" into a field of ${objectType(def)}.`);
+        if (err instanceof UnknownFilterError) throw new ValueError(`Cannot resolve keyword "${key}" into a field of ${objectType(def)}.`);
         throw err;
       }
     }
@@ -143,7 +93,10 @@ export class FilterCompiler {
   /** Validates a filter key without compiling it (for OPTIONS and error messages). */
   private async term(def: ResourceDefinition, key: string, values: unknown[], alias: string, mode: FilterMode): Promise<Sql | null> {
     if (mode === 'query' && key === 'q') return values.length ? this.search(def, String(values[0]), alias) : null;
-    if (key.startsWith(CUSTOM_FIELD_PREFIX) && def.features.includes('customFields')) return this.customField(def, key, values, alias, mode);
+    // Parameters an extension owns (`cf_<key>`: custom fields).
+    for (const ext of this.ctx.registry.extensionsOf(def)) {
+      if (ext.filter && key.startsWith(ext.filter.prefix)) return ext.filter.compile(this.prefixHelpers(def, alias, mode), key, values);
+    }
     const aliased = this.alias(def, key);
     if (aliased !== key) return this.term(def, aliased, values, alias, mode);
     const has = /^has_(\w+)$/.exec(key);
@@ -213,6 +166,11 @@ export class FilterCompiler {
     };
   }
 
+  private prefixHelpers(def: ResourceDefinition, alias: string, mode: FilterMode): PrefixFilterHelpers {
+    const dialect = this.exec.dialect;
+    return { ctx: this.ctx, exec: this.exec, def, alias, mode, scalar: (f, expr, lookup, values) => scalarCondition(dialect, f, expr, lookup, values, mode) };
+  }
+
   /** Declared aliases: `tenant_group` on locations means `tenant__tenant_group`. */
   private alias(def: ResourceDefinition, key: string): string {
     const aliases = def.filterAliases ?? NONE;
@@ -276,12 +234,11 @@ export class FilterCompiler {
       let seg = segs[i];
       const rest = segs.length - i - 1;
       if (seg === 'pk' && mode !== 'query') seg = 'id';
-      if (seg === 'tag' && mode === 'query' && cur.fields.tags) seg = 'tags';
       let f: Field | 'id' | undefined = seg === 'id' ? 'id' : cur.fields[seg];
       if (!f) f = genericPart(cur, seg) ?? TIMESTAMPS[seg];
       if (!f) {
         const rel = this.ctx.registry.relatedSets(cur).find((r) => r.name === seg);
-        if (!rel) throw new UnknownFilter(key);
+        if (!rel) throw new UnknownFilterError(key);
         const next = segs[i + 1];
         if (rest > 0 && (next === 'id' || rel.def.fields[next])) {
           steps.push({ kind: 'reverse', from: cur, to: rel.def, field: rel.field });
@@ -289,11 +246,11 @@ export class FilterCompiler {
           continue;
         }
         const lookup = rest === 1 ? segs[i + 1] : '';
-        if (rest > 1 || !['', 'n'].includes(lookup)) throw new UnknownFilter(key);
+        if (rest > 1 || !['', 'n'].includes(lookup)) throw new UnknownFilterError(key);
         return { steps, leaf: { def: cur, alias: '', field: rel }, lookup };
       }
-      if (f !== 'id' && f.filter === false && mode !== 'constraint') throw new UnknownFilter(key);
-      if (f !== 'id' && f.versions && !this.versionOk(f)) throw new UnknownFilter(key);
+      if (f !== 'id' && f.filter === false && mode !== 'constraint') throw new UnknownFilterError(key);
+      if (f !== 'id' && f.versions && !this.versionOk(f)) throw new UnknownFilterError(key);
       if (rest > 0 && f !== 'id' && (f.kind === 'fk' || f.kind === 'm2m')) {
         const target = f.target();
         const next = segs[i + 1] === 'pk' && mode !== 'query' ? 'id' : segs[i + 1];
@@ -303,13 +260,13 @@ export class FilterCompiler {
           continue;
         }
       }
-      if (rest > 1) throw new UnknownFilter(key);
+      if (rest > 1) throw new UnknownFilterError(key);
       let lookup = rest === 1 ? segs[i + 1] : '';
       if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
-      if (!this.lookupsFor(f, mode).includes(lookup)) throw new UnknownFilter(key);
+      if (!this.lookupsFor(f, mode).includes(lookup)) throw new UnknownFilterError(key);
       return { steps, leaf: { def: cur, alias: '', field: f }, lookup };
     }
-    throw new UnknownFilter(key);
+    throw new UnknownFilterError(key);
   }
 
   private versionOk(f: Field): boolean {
@@ -370,7 +327,7 @@ export class FilterCompiler {
     }
     switch (f.kind) {
       case 'scalar':
-        return this.scalarLeaf(f, ident(alias, f.column), lookup, values, mode);
+        return scalarCondition(this.exec.dialect, f, ident(alias, f.column), lookup, values, mode);
       case 'fk':
         return this.foreignKeyLeaf(f, alias, values, mode, key);
       case 'm2m':
@@ -384,75 +341,7 @@ export class FilterCompiler {
         }
         return this.contentTypesLeaf(f, alias, values);
       default:
-        throw new UnknownFilter(key);
-    }
-  }
-
-  scalarLeaf(f: ScalarField, col: Sql, lookup: string, values: unknown[], mode: FilterMode): Sql {
-    const d = this.exec.dialect;
-    const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-    const like = (v: unknown, pre: string, post: string) => pre + escapeLike(str(v)) + post;
-    const text = f.type === 'string' || f.type === 'text' || f.type === 'uuid' ? col : d.castText(col);
-    switch (lookup) {
-      case '': {
-        if (mode !== 'query' && values.some((v) => v === null)) {
-          const rest = values.filter((v) => v !== null);
-          return or([sql`${col} IS NULL`, rest.length ? this.scalarLeaf(f, col, '', rest, mode) : null]);
-        }
-        const typed = values.map((v) => this.parseScalar(f, v));
-        return sql`(${col} IS NOT NULL AND ${inList(col, typed.map((v) => d.toDb(v, f.type === 'json' ? 'json' : 'string')))})`;
-      }
-      case 'ic':
-        return or(values.map((v) => (f.type === 'json' ? d.ilike(d.castText(col), like(v, '%', '%')) : d.ilike(text, like(v, '%', '%')))));
-      case 'isw':
-        return or(values.map((v) => d.ilike(text, like(v, '', '%'))));
-      case 'iew':
-        return or(values.map((v) => d.ilike(text, like(v, '%', ''))));
-      case 'c':
-        return or(values.map((v) => d.like(text, like(v, '%', '%'))));
-      case 'sw':
-        return or(values.map((v) => d.like(text, like(v, '', '%'))));
-      case 'ew':
-        return or(values.map((v) => d.like(text, like(v, '%', ''))));
-      case 'ie':
-        // Both sides folded by the database, by the same rules.
-        return sql`(${text} IS NOT NULL AND ${or(values.map((v) => sql`${d.lower(text)} = ${d.lower(str(v))}`))})`;
-      case 're':
-      case 'ire':
-        return or(values.map((v) => d.regex(text, checkRegex(str(v)), lookup === 'ire')));
-      case 'lt':
-      case 'lte':
-      case 'gt':
-      case 'gte': {
-        const op = raw({ lt: ' < ', lte: ' <= ', gt: ' > ', gte: ' >= ' }[lookup]);
-        return or(values.map((v) => sql`${col}${op}${this.parseScalar(f, v)}`));
-      }
-      default:
-        throw new ValueError(`Unsupported lookup "${lookup}".`);
-    }
-  }
-
-  parseScalar(f: ScalarField, v: unknown): unknown {
-    if (f.choices && (f.type === 'string' || f.type === 'integer')) {
-      const match = f.choices.find(([value]) => String(value) === String(v));
-      if (!match) throw new ValueError(`Select a valid choice. ${String(v)} is not one of the available choices.`);
-      return match[0];
-    }
-    switch (f.type) {
-      case 'integer':
-        return parseInteger(v);
-      case 'decimal':
-        return parseDecimal(v);
-      case 'boolean':
-        return parseBoolean(v);
-      case 'date':
-        return parseDate(v);
-      case 'datetime':
-        return parseDateTime(v);
-      case 'uuid':
-        return parseUuid(v);
-      default:
-        return typeof v === 'string' ? v : JSON.stringify(v);
+        throw new UnknownFilterError(key);
     }
   }
 
@@ -556,76 +445,6 @@ export class FilterCompiler {
     );
   }
 
-  /**
-   * `cf_<key>[__<lookup>]`. Without a lookup one value (several for selections); text, url and
-   * selections take the string lookups, integers and dates the numeric ones; `null` matches a
-   * missing or null value; negations also match objects without a value.
-   */
-  private async customField(def: ResourceDefinition, key: string, values: unknown[], alias: string, mode: FilterMode): Promise<Sql | null> {
-    const rest = key.slice(CUSTOM_FIELD_PREFIX.length);
-    const defs = await customFieldsFor(this.ctx, objectType(def));
-    let cf: CustomFieldDefinition | undefined = defs.find((c) => c.key === rest);
-    let lookup = '';
-    if (!cf) {
-      const i = rest.lastIndexOf('__');
-      if (i > 0) {
-        cf = defs.find((c) => c.key === rest.slice(0, i));
-        lookup = rest.slice(i + 2);
-      }
-    }
-    if (!cf || cf.filterLogic === 'disabled') throw new UnknownFilter(key);
-    const byType: Record<string, string[]> = ownMap({
-      text: ['', ...STRING_LOOKUPS],
-      url: ['', ...STRING_LOOKUPS],
-      select: ['', ...STRING_LOOKUPS],
-      integer: ['', ...NUMBER_LOOKUPS],
-      date: ['', ...NUMBER_LOOKUPS],
-      'multi-select': ['', 'n'],
-      boolean: [''],
-      json: [''],
-      markdown: [''],
-    });
-    if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
-    if (!(byType[cf.type] ?? ['']).includes(lookup)) throw new UnknownFilter(key);
-    if (mode === 'query' && !values.length) return null;
-    if (mode === 'query' && !lookup && values.length > 1 && !['select', 'multi-select'].includes(cf.type)) {
-      throw new ValueError('Only one value may be given without a lookup; use a lookup (e.g. __ic) for several.');
-    }
-    const d = this.exec.dialect;
-    const data = ident(alias, '_custom_field_data');
-    const negated = lookup in NEGATED;
-    const positive = negated ? NEGATED[lookup] : lookup;
-    const isNull = (v: unknown) => v === null || (mode === 'query' && v === 'null');
-    const nullMatch = values.some(isNull) ? sql`(NOT ${d.jsonHasKey(data, cf.key)} OR ${d.jsonText(data, cf.key)} IS NULL)` : null;
-    const given = values.filter((v) => !isNull(v));
-    let cond: Sql | null = null;
-    if (given.length) {
-      const text = d.jsonText(data, cf.key);
-      switch (cf.type) {
-        case 'integer': {
-          const num = d.jsonNumber(data, cf.key);
-          cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'integer' } as ScalarField, num, positive, given, mode);
-          break;
-        }
-        case 'date':
-          given.forEach((v) => parseDate(v));
-          cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'string' } as ScalarField, text, positive, given, mode);
-          break;
-        case 'boolean':
-          cond = inList(text, given.map((v) => String(parseBoolean(v))));
-          break;
-        case 'multi-select':
-          cond = or(given.map((v) => d.jsonArrayContains(data, cf!.key, String(v))));
-          break;
-        default:
-          if (!positive && cf.filterLogic === 'loose' && cf.type !== 'select') cond = or(given.map((v) => d.ilike(text, `%${escapeLike(String(v))}%`)));
-          else cond = this.scalarLeaf({ kind: 'scalar', name: key, column: '', type: 'string' } as ScalarField, text, positive, given, mode);
-      }
-    }
-    const positiveCond = or([nullMatch, cond]);
-    return negated ? sql`NOT (COALESCE((${positiveCond}), ${FALSE}))` : positiveCond;
-  }
-
   /** Objects enabled for a content type containing the text (case-insensitive). */
   private contentTypesContains(f: ContentTypesField, alias: string, values: unknown[]): Sql {
     const th = nextAlias();
@@ -649,7 +468,7 @@ export class FilterCompiler {
         continue;
       }
       const part = await this.term(def, `${key}__ic`, [value], alias, 'query').catch((e) => {
-        if (e instanceof UnknownFilter) return null;
+        if (e instanceof UnknownFilterError) return null;
         throw e;
       });
       if (part) parts.push(part);
@@ -661,46 +480,3 @@ export class FilterCompiler {
   }
 }
 
-/**
- * `created` and `last_updated`, which every model stores: filtered as date-times with the
- * numeric lookups (`last_updated__gte=` is how sync jobs fetch what changed).
- */
-const TIMESTAMPS: Record<string, ScalarField | undefined> = {
-  created: { kind: 'scalar', name: 'created', column: 'created', type: 'datetime', nullable: false, filter: true } as ScalarField,
-  last_updated: { kind: 'scalar', name: 'last_updated', column: 'last_updated', type: 'datetime', nullable: false, filter: true } as ScalarField,
-};
-Object.setPrototypeOf(TIMESTAMPS, null);
-
-/** `<gfk>_type` / `<gfk>_id` of a generic foreign key, filtered as plain columns. */
-function genericPart(def: ResourceDefinition, seg: string): ScalarField | undefined {
-  for (const f of Object.values(def.fields)) {
-    if (f.kind !== 'gfk' || f.filter === false) continue;
-    if (seg === `${f.name}_type`) return { kind: 'scalar', name: seg, column: f.typeColumn, type: 'string', nullable: f.nullable, filter: true } as ScalarField;
-    if (seg === `${f.name}_id`) return { kind: 'scalar', name: seg, column: f.idColumn, type: 'uuid', nullable: f.nullable, filter: true } as ScalarField;
-  }
-  return undefined;
-}
-
-/** The column a foreign-key filter matches non-UUID values against (usually `name`). */
-export function naturalFilterField(def: ResourceDefinition): string | null {
-  const f = def.fields.name ?? (def.naturalKey.length === 1 ? def.fields[def.naturalKey[0]] : undefined);
-  return f && f.kind === 'scalar' ? f.column : null;
-}
-
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => '\\' + c);
-}
-
-/** Refuses patterns whose matching cost can explode (nested quantifiers) or that are huge. */
-export function checkRegex(p: string): string {
-  if (p.length > MAX_REGEX_LENGTH) throw new ValueError(`Regular expression is too long (at most ${MAX_REGEX_LENGTH} characters).`);
-  if (NESTED_QUANTIFIER.test(p) || /\\\d/.test(p)) throw new ValueError('Regular expression is too costly (nested quantifiers or back-references are not allowed).');
-  try {
-    new RegExp(p);
-  } catch {
-    throw new ValueError(`Invalid regular expression: ${p}`);
-  }
-  return p;
-}
-
-export { join };

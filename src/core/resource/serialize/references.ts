@@ -13,7 +13,8 @@ export type RefSpec =
   | { kind: 'attrs'; attrs: Constraint }
   | { kind: 'natural'; key: string; parts: (string | null)[] };
 
-const IGNORED_ATTRS = new Set(['display', 'object_type', 'url', 'natural_slug', 'notes_url', 'custom_fields', 'tags', 'created', 'last_updated', 'tree_depth', 'generic_foreign_key']);
+/** Keys of a representation that name no attribute to look an object up by (what extensions add is not a field either). */
+const IGNORED_ATTRS = new Set(['display', 'object_type', 'url', 'natural_slug', 'created', 'last_updated', 'tree_depth', 'generic_foreign_key']);
 
 /** Parses one reference; throws ValueError with the reference's message for junk. */
 export function parseRef(target: ResourceDefinition, value: unknown): RefSpec {
@@ -39,7 +40,8 @@ export function parseRef(target: ResourceDefinition, value: unknown): RefSpec {
     const attrs = flatten(o);
     for (const k of Object.keys(attrs)) {
       const head = k.split('__')[0];
-      if (IGNORED_ATTRS.has(head) || (head !== 'pk' && !target.fields[head])) delete attrs[k];
+      const f = target.fields[head];
+      if (IGNORED_ATTRS.has(head) || (head !== 'pk' && !f) || (f?.kind === 'm2m' && f.trailing)) delete attrs[k];
     }
     if (!Object.keys(attrs).length) throw unrecognized(value);
     return { kind: 'attrs', attrs };

@@ -1,8 +1,8 @@
 import type { Executor, Row } from '../../../database/db';
 import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
-import { customFieldsFor } from '../custom-fields';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
+import type { ModelExtension } from '../extension';
 import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField, ReverseKey } from '../fields';
 import { scopeCondition } from '../query/scope';
 import { orderBy } from '../query/sort';
@@ -72,9 +72,14 @@ interface Batch {
   counts: Map<string, Map<string, number>>;
   /** Computed fields with a batch loader: field -> id -> value. */
   loaded: Map<string, Map<string, unknown>>;
-  customFields: { key: string }[];
+  /** What each extension loaded for this batch (custom field definitions). */
+  extended: Map<ModelExtension, unknown>;
+  /** The extensions that show keys on this batch's representations. */
+  extensions: ModelExtension[];
   /** The fields this representation shows, computed once per batch. */
   shown: Field[];
+  /** Many-to-many fields shown after the timestamps (tags). */
+  trailing: ManyToManyField[];
   listUrl: string;
   type: string;
   /** Every key of this batch's representations, in order (set by the first one made, when there are several). */
@@ -138,8 +143,10 @@ export class Representer {
       many: new Map(),
       counts: new Map(),
       loaded: new Map(),
-      customFields: [],
-      shown: Object.values(def.fields).filter((f) => !f.writeOnly && f.name !== 'tags' && this.readable(f)),
+      extended: new Map(),
+      extensions: this.ctx.registry.extensionsOf(def).filter((e) => e.represent && (!e.represent.include || (root && opts.include?.has(e.represent.include)))),
+      shown: Object.values(def.fields).filter((f) => !f.writeOnly && !(f.kind === 'm2m' && f.trailing) && this.readable(f)),
+      trailing: Object.values(def.fields).filter((f): f is ManyToManyField => f.kind === 'm2m' && !!f.trailing && !f.writeOnly && this.readable(f)),
       listUrl: this.ctx.listUrl(def),
       type: objectType(def),
     };
@@ -153,7 +160,9 @@ export class Representer {
           .then((a) => (batch.ancestry = a)),
       );
     }
-    if (def.features.includes('customFields')) jobs.push(customFieldsFor(this.ctx, objectType(def)).then((c) => (batch.customFields = c)));
+    for (const e of batch.extensions) {
+      if (e.represent!.load) jobs.push(e.represent!.load({ ctx: this.ctx, exec: this.exec, def }, rows).then((v) => batch.extended.set(e, v)));
+    }
     for (const use of displayUses(def)) {
       if (use.key in rows[0]) batch.displayRows.set(use.name, displayRowsOfPage(rows, use));
       else jobs.push(this.rowsById(use.target, ids(rows, use.field.column), use.columns).then((m) => batch.displayRows.set(use.name, m)));
@@ -463,18 +472,9 @@ export class Representer {
     }
     out.created = formatDateTime(row.created);
     out.last_updated = formatDateTime(row.last_updated);
-    if (def.fields.tags && b.root && !opts.excludeM2m) out.tags = b.many.get('tags')?.get(id) ?? [];
-    if (def.features.includes('notes')) out.notes_url = `${url}notes/`;
-    if (def.features.includes('customFields')) {
-      const data = parseJsonObject(row._custom_field_data);
-      const cf: Obj = {};
-      for (const c of b.customFields) cf[c.key] = data[c.key] ?? null;
-      out.custom_fields = cf;
-    }
-    // Opt-in blocks (root only). netkeel defines no computed fields or relationships yet, so
-    // the blocks are present and empty when asked for, as the reference shows them.
-    if (b.root && opts.include?.has('computed_fields')) out.computed_fields = {};
-    if (b.root && opts.include?.has('relationships')) out.relationships = {};
+    if (b.root && !opts.excludeM2m) for (const f of b.trailing) out[f.name] = b.many.get(f.name)?.get(id) ?? [];
+    // What the extensions the model takes show (notes_url, custom_fields, the opt-in blocks).
+    for (const e of b.extensions) e.represent!.write(out, row, url, b.extended.get(e));
     // One object (a detail, a single write, a nested batch of one) has nothing to share them with.
     if (b.template || b.rows.length < 2) return out;
     b.template = Object.fromEntries(Object.keys(out).map((k) => [k, null]));
@@ -494,11 +494,11 @@ export class Representer {
       id: typed,
       object_type: isPlain(b.type),
       url: urls,
-      notes_url: urls,
       created: true,
       last_updated: true,
     };
     const kinds: Record<string, ValueKind> = {};
+    for (const e of b.extensions) for (const [key, k] of Object.entries(e.represent!.keys)) if (k.url) standard[key] = urls;
     // A model field of the same name (none today) would hold what its row holds: left to 'any'.
     for (const [key, plain] of Object.entries(standard)) if (plain && !(key in b.def.fields)) kinds[key] = 'plain';
     if (b.depth === 0 && typed) {
@@ -586,18 +586,6 @@ function ids(rows: Row[], column: string): string[] {
   return [...new Set(rows.map((r) => r[column]).filter(Boolean).map(String))];
 }
 
-export function parseJsonObject(v: unknown): Record<string, unknown> {
-  if (!v) return {};
-  if (typeof v === 'string') {
-    try {
-      return JSON.parse(v) ?? {};
-    } catch {
-      return {};
-    }
-  }
-  if (Buffer.isBuffer(v)) return parseJsonObject(v.toString('utf8'));
-  return v as Record<string, unknown>;
-}
 
 /** A natural key value's slug and its separator; nothing for a missing value. */
 const slugPart = (v: unknown): string => (v === null || v === undefined ? '' : `${slugify(v)}_`);

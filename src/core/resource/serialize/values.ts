@@ -88,3 +88,17 @@ export function slugifyText(str: string): string {
     .replace(/[-\s]+/g, '-')
     .replace(/^[-_]+|[-_]+$/g, '');
 }
+
+/** A JSON object column's value (MariaDB returns JSON as text), {} for none or junk. */
+export function parseJsonObject(v: unknown): Record<string, unknown> {
+  if (!v) return {};
+  if (typeof v === 'string') {
+    try {
+      return JSON.parse(v) ?? {};
+    } catch {
+      return {};
+    }
+  }
+  if (Buffer.isBuffer(v)) return parseJsonObject(v.toString('utf8'));
+  return v as Record<string, unknown>;
+}

@@ -1,8 +1,8 @@
-import { CustomFieldDefinition, validateCustomFieldValue } from '../../../core/resource/custom-fields';
+import { CustomFieldDefinition, validateCustomFieldValue } from '../custom-fields/definitions';
 import { defineResource, objectType, WriteContext } from '../../../core/resource/definition';
 import { ConflictError } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
-import { checkRegex } from '../../../core/resource/query/filter-compiler';
+import { checkRegex } from '../../../core/resource/query/lookups';
 import { ValueError } from '../../../core/resource/query/values';
 import { ident, sql } from '../../../database/sql';
 

@@ -2,7 +2,7 @@ import type { CustomFilter } from '../../../core/resource/definition';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { column } from '../../../database/schema/schema';
-import { escapeLike } from '../../../core/resource/query/filter-compiler';
+import { escapeLike } from '../../../core/resource/query/lookups';
 import { scopeCondition } from '../../../core/resource/query/scope';
 import { isUuid } from '../../../core/resource/query/values';
 import { ident, inList, or, sql, TRUE } from '../../../database/sql';

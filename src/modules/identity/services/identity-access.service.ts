@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, raw, Sql, sql } from '../../../database/sql';
-import { parseJsonObject } from '../../../core/resource/serialize/representer';
+import { parseJsonObject } from '../../../core/resource/serialize/values';
 import { grantsAccess, identityEffectiveStatus, IdentityEffective, nextTransition, roleEffectiveStatus, RoleEffective } from '../status/effective-status';
 import { parseRoleSummary, RoleSummary, timingOf, toDate } from '../status/role-summary';
 import { canonicalJson } from '../message/message-hash';

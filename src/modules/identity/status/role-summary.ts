@@ -1,4 +1,4 @@
-import { parseJsonObject } from '../../../core/resource/serialize/representer';
+import { parseJsonObject } from '../../../core/resource/serialize/values';
 import type { RoleCode } from '../message/identity-message.validator';
 import { identityEffectiveStatus, IdentityEffective, RoleEffective, RoleTiming } from './effective-status';
 

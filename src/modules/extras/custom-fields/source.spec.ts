@@ -1,9 +1,9 @@
-import type { Settings } from '../../config/settings';
-import type { RequestContext } from '../../core/context';
-import { ResourceRegistry } from '../../core/resource/registry';
-import { ChangeFeed, TableWatch, WatchedCache } from '../../database/change-feed';
-import type { Db } from '../../database/db';
-import { ExtrasCustomFieldSource } from './custom-field.source';
+import type { Settings } from '../../../config/settings';
+import type { RequestContext } from '../../../core/context';
+import { ResourceRegistry } from '../../../core/resource/registry';
+import { ChangeFeed, TableWatch, WatchedCache } from '../../../database/change-feed';
+import type { Db } from '../../../database/db';
+import { ExtrasCustomFieldSource } from './source';
 
 /** A source over a feed whose trust the test sets, counting the definitions' reads. */
 function source(cacheSeconds: number) {

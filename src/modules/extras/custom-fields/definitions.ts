@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context';
+import type { RequestContext } from '../../../core/context';
 
 export type CustomFieldType = 'text' | 'integer' | 'boolean' | 'date' | 'url' | 'select' | 'multi-select' | 'json' | 'markdown';
 
@@ -18,16 +18,19 @@ export interface CustomFieldDefinition {
   weight: number;
 }
 
-/** Supplies every custom field, by content type (the extras app registers one). */
+/** Supplies every custom field, by content type (the extras app's source; see source.ts). */
 export interface CustomFieldSource {
   byType(ctx: RequestContext): Promise<Map<string, CustomFieldDefinition[]>>;
 }
 
-export const NO_CUSTOM_FIELDS: CustomFieldSource = { byType: async () => new Map() };
+/** The key the source is registered under with the registry (`registry.provide`). */
+export const CUSTOM_FIELD_SOURCE = 'extras.custom-field-source';
 
 /** Custom fields of a content type; all of them are loaded once per request, in one statement. */
 export async function customFieldsFor(ctx: RequestContext, objectType: string): Promise<CustomFieldDefinition[]> {
-  const all = await ctx.memo('custom-fields', () => ctx.registry.customFieldSource.byType(ctx));
+  const source = ctx.registry.service<CustomFieldSource>(CUSTOM_FIELD_SOURCE);
+  if (!source) return [];
+  const all = await ctx.memo('custom-fields', () => source.byType(ctx));
   return all.get(objectType) ?? [];
 }
 

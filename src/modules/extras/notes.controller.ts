@@ -1,15 +1,15 @@
 import { Controller, Get, Post, Req } from '@nestjs/common';
-import { RequirePermission } from '../auth/decorators';
-import { ApiResponse } from '../http/api-response';
-import { ContextFactory } from '../http/context.factory';
-import { wantsCsv } from '../http/negotiation';
-import { CsvService } from './csv/csv.service';
-import { NkRequest, parseBody } from '../http/request';
-import { objectType, ResourceDefinition } from './definition';
-import { NotFoundError, ValidationError } from './errors';
-import { toQuery } from './query/params';
-import { ResourceRegistry } from './registry';
-import { ResourceService } from './resource.service';
+import { RequirePermission } from '../../core/auth/decorators';
+import { ApiResponse } from '../../core/http/api-response';
+import { ContextFactory } from '../../core/http/context.factory';
+import { wantsCsv } from '../../core/http/negotiation';
+import { CsvService } from '../../core/resource/csv/csv.service';
+import { NkRequest, parseBody } from '../../core/http/request';
+import { objectType, ResourceDefinition } from '../../core/resource/definition';
+import { NotFoundError, ValidationError } from '../../core/resource/errors';
+import { toQuery } from '../../core/resource/query/params';
+import { ResourceRegistry } from '../../core/resource/registry';
+import { ResourceService } from '../../core/resource/resource.service';
 
 export const NOTE_TYPE = 'extras.note';
 

@@ -1,14 +1,14 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { SETTINGS } from '../../config/settings.module';
-import type { Settings } from '../../config/settings';
-import type { RequestContext } from '../../core/context';
-import type { CustomFieldDefinition, CustomFieldSource } from '../../core/resource/custom-fields';
-import { ResourceRegistry } from '../../core/resource/registry';
-import { Db } from '../../database/db';
-import type { WatchedCache } from '../../database/change-feed';
-import { ident, sql } from '../../database/sql';
-import { toDefinition } from './resources/custom-field.resource';
-import { append } from '../../core/collections';
+import { SETTINGS } from '../../../config/settings.module';
+import type { Settings } from '../../../config/settings';
+import type { RequestContext } from '../../../core/context';
+import { CUSTOM_FIELD_SOURCE, CustomFieldDefinition, CustomFieldSource } from './definitions';
+import { ResourceRegistry } from '../../../core/resource/registry';
+import { Db } from '../../../database/db';
+import type { WatchedCache } from '../../../database/change-feed';
+import { ident, sql } from '../../../database/sql';
+import { toDefinition } from '../resources/custom-field.resource';
+import { append } from '../../../core/collections';
 
 
 /** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
@@ -38,7 +38,7 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
   }
 
   onModuleInit(): void {
-    this.registry.customFieldSource = this;
+    this.registry.provide(CUSTOM_FIELD_SOURCE, this);
   }
 
   async byType(ctx: RequestContext): Promise<Map<string, CustomFieldDefinition[]>> {

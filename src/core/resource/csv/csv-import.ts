@@ -1,0 +1,112 @@
+import { parse } from 'csv-parse/sync';
+import type { RequestContext } from '../../context';
+import type { ResourceDefinition } from '../definition';
+import { BadRequestError } from '../errors';
+import type { ExtensionContext } from '../extension';
+import type { Field } from '../fields';
+import { isUuid } from '../query/values';
+import { allNoObject, jsonValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
+
+/**
+ * CSV import: the text parsed, its headers checked, and each row turned into the input object a
+ * JSON write would send (related objects as attribute objects from their `a__b` columns, the
+ * extensions' columns read by the extensions), for the same writer.
+ */
+/** CSV text -> API input objects (the attribute-object form for related fields). */
+export async function parseCsv(ctx: RequestContext, def: ResourceDefinition, buf: Buffer): Promise<Record<string, unknown>[]> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw new BadRequestError('The CSV is not valid UTF-8 text; save it as UTF-8 and try again.');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let records: string[][];
+  try {
+    records = parse(text, { skip_empty_lines: true, relax_column_count: false, bom: true });
+  } catch (e) {
+    const err = e as Error & { code?: string; lines?: number; record?: unknown[] };
+    const m = /expect (\d+), got (\d+) on line (\d+)/.exec(err.message);
+    if (m) throw new BadRequestError(`Row ${m[3]}: expected ${m[1]} columns, got ${m[2]}.`);
+    throw new BadRequestError(`Row ${err.lines ?? '?'}: ${err.message}`);
+  }
+  if (!records.length) throw new BadRequestError('The CSV is empty: it needs a header row and at least one data row.');
+  const header = records[0].map((h) => h.trim());
+  const seen = new Map<string, number>();
+  header.forEach((h, i) => {
+    if (!h) throw new BadRequestError(`Row 1: Column ${i + 1}: missing/empty header for this column.`);
+    if (seen.has(h)) throw new BadRequestError(`Row 1: Column ${i + 1}: duplicate header "${h}" (also column ${seen.get(h)! + 1}).`);
+    seen.set(h, i);
+  });
+  if (records.length < 2) throw new BadRequestError('The CSV has a header row but no data rows.');
+  const x = { ctx, exec: ctx.db, def };
+  const out: Record<string, unknown>[] = [];
+  for (const cells of records.slice(1)) out.push(await rowToInput(x, header, cells));
+  return out;
+}
+
+async function rowToInput(x: ExtensionContext, header: string[], cells: string[]): Promise<Record<string, unknown>> {
+  const { def } = x;
+  const out: Record<string, unknown> = {};
+  const groups = new Map<string, Record<string, unknown>>();
+  const extensions = x.ctx.registry.extensionsOf(def).filter((e) => e.csv);
+  for (const [i, h] of header.entries()) {
+    const raw = cells[i];
+    // An extension's column (cf_<key>).
+    let taken = false;
+    for (const e of extensions) if (!taken) taken = await e.csv!.read(h, raw, out, x);
+    if (taken) continue;
+    readCell(def, h, raw, out, groups);
+  }
+  for (const [name, g] of groups) {
+    // A related object the exporter could not view is written as its id in the first column.
+    const first = Object.values(g)[0];
+    if (typeof first === 'string' && isUuid(first)) out[name] = first;
+    else out[name] = allNoObject(g) ? null : stripMarks(g);
+  }
+  return out;
+}
+
+function cellValue(f: Field, raw: string): unknown {
+  if (raw === NULL) return null;
+  switch (f.kind) {
+    case 'm2m':
+    case 'contentTypes':
+      return raw === '' ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'scalar':
+      if (raw === '' && f.nullable) return null;
+      if (f.type === 'json') return jsonValue(raw);
+      return raw;
+    case 'fk':
+      return raw === '' || raw === NO_OBJECT ? null : raw;
+    default:
+      return raw;
+  }
+}
+
+/** One cell of the model's own columns into the input object (related objects gathered per field in `groups`). */
+function readCell(def: ResourceDefinition, h: string, raw: string, out: Record<string, unknown>, groups: Map<string, Record<string, unknown>>): void {
+  const [head, ...rest] = h.split('__');
+  const f = def.fields[head];
+  if (h === 'id') {
+    if (raw) out.id = raw;
+    return;
+  }
+  if (!f) {
+    // `<gfk>_type` / `<gfk>_id` columns.
+    const g = Object.values(def.fields).find((x) => x.kind === 'gfk' && (h === `${x.name}_type` || h === `${x.name}_id`));
+    if (g) out[h] = raw === '' || raw === NULL ? null : raw;
+    return;
+  }
+  if (f.readOnly && f.kind !== 'composite') return;
+  if (rest.length && (f.kind === 'fk' || f.kind === 'gfk')) {
+    // A generic relation's columns for other types' natural keys are empty.
+    if (f.kind === 'gfk' && raw === '') return;
+    const g = groups.get(head) ?? Object.create(null);
+    setPath(g, rest, raw === NULL || raw === NO_OBJECT ? null : raw, raw === NO_OBJECT);
+    groups.set(head, g);
+    return;
+  }
+  if (rest.length) return;
+  out[head] = cellValue(f, raw);
+}

@@ -1,0 +1,111 @@
+import type { Executor, Row } from '../../database/db';
+import type { ColumnSchema } from '../../database/schema/schema';
+import type { Sql } from '../../database/sql';
+import type { RequestContext } from '../context';
+import type { Feature, ResourceDefinition } from './definition';
+import type { Field, OpenApiSchema, ScalarField } from './fields';
+
+/**
+ * What an app contributes to every model that takes one of its features (the extras app: tags,
+ * notes, custom fields; later relationships, computed fields, config contexts, the change log):
+ * fields, stored columns, representation keys, `include=` blocks, filters, a body key on write,
+ * CSV columns, OpenAPI and OPTIONS. The engine calls the extensions a model takes at each stage
+ * and names none of them: core knows no extras table, field or permission.
+ */
+export interface ModelExtension {
+  /** The feature a model lists in `features` to take it; absent: every model takes it. */
+  feature?: Feature;
+  /** Fields added to the model (its own field of the same name wins). */
+  fields?(def: ResourceDefinition, lookup: (type: string) => ResourceDefinition | undefined): Record<string, Field>;
+  /** Filter names that stand for another (`tag` -> `tags`). */
+  filterAliases?: Record<string, string>;
+  /** Columns stored on the model's table. */
+  columns?: ColumnSchema[];
+  represent?: RepresentPart;
+  filter?: PrefixFilter;
+  write?: WritePart;
+  csv?: CsvPart;
+}
+
+/** One key of a representation an extension adds, described for OpenAPI and OPTIONS. */
+export interface ExtensionKey {
+  schema: OpenApiSchema;
+  /** OPTIONS type (`field`, `json`, ...). */
+  type: string;
+  label: string;
+  /** Also accepted on write (custom fields). */
+  writable?: boolean;
+  /** A URL the engine builds from the object's own (its encoder may skip escaping it). */
+  url?: boolean;
+}
+
+/** What an extension adds to each representation, after the model's fields and timestamps. */
+export interface RepresentPart {
+  keys: Record<string, ExtensionKey>;
+  /** Shown on root representations only, and only when the request asks for it (`include=<name>`). */
+  include?: string;
+  /** Once per batch of rows, before any is represented (custom field definitions). */
+  load?(x: ExtensionContext, rows: Row[]): Promise<unknown>;
+  /** Sets its keys on one representation; `url` is the object's detail URL. */
+  write(out: Record<string, unknown>, row: Row, url: string, loaded: unknown): void;
+}
+
+export interface ExtensionContext {
+  ctx: RequestContext;
+  exec: Executor;
+  def: ResourceDefinition;
+}
+
+/** Query parameters that start with `prefix` (`cf_<key>[__<lookup>]`), compiled by the extension. */
+export interface PrefixFilter {
+  prefix: string;
+  /** A condition, null to ignore the parameter; throws UnknownFilterError or ValueError. */
+  compile(h: PrefixFilterHelpers, key: string, values: unknown[]): Promise<Sql | null>;
+}
+
+export interface PrefixFilterHelpers extends ExtensionContext {
+  alias: string;
+  mode: 'query' | 'constraint' | 'reference';
+  /** The engine's condition for a scalar lookup on an expression (the same as a field of that type gets). */
+  scalar(f: Pick<ScalarField, 'type' | 'name'>, expr: Sql, lookup: string, values: unknown[]): Sql;
+}
+
+/** A body key an extension owns on write (`custom_fields`). */
+export interface WritePart {
+  key: string;
+  /**
+   * After references resolve, before the model's rules: validates what the items sent under
+   * `key` (undefined when absent) and sets the stored columns.
+   */
+  prepare(x: ExtensionContext & { create: boolean }, items: WriteItem[]): Promise<void>;
+}
+
+/** What a write part sees of one object being written. */
+export interface WriteItem {
+  /** What the client sent under the part's key (undefined: absent). */
+  readonly given: unknown;
+  readonly existing: Row | null;
+  /** Column values after the write. */
+  readonly values: Row;
+  /** Sets a stored column. */
+  set(column: string, value: unknown): void;
+  addError(field: string, message: string): void;
+}
+
+/** Columns an extension adds to a model's CSV (after the model's own), and the headers it reads back. */
+export interface CsvPart {
+  columns(x: ExtensionContext): Promise<ExtensionCsvColumn[]>;
+  /** The cell of one object, from its representation. */
+  cell(column: ExtensionCsvColumn, representation: Record<string, unknown>): string;
+  /** Whether a header is the extension's; if so, puts its value into the input object. */
+  read(header: string, raw: string, input: Record<string, unknown>, x: ExtensionContext): Promise<boolean> | boolean;
+}
+
+export interface ExtensionCsvColumn {
+  header: string;
+  /** Whatever the extension needs to write the cell. */
+  data?: unknown;
+}
+
+/** Raised by a prefix filter for a parameter it does not know (a 400 under STRICT_FILTERING). */
+export class UnknownFilterError extends Error {}
