@@ -76,11 +76,12 @@ async function seed(t: TestApp): Promise<void> {
 
   // Identity sources, and identities written the only way they can be: through the intake
   // endpoint. Every identity and role field takes at least two values (a deleted identity,
-  // roles missing from later messages, grace periods, an identity without a user).
-  await post('/api/identity/sources/', [
+  // roles missing from later messages, grace periods, an identity without a user), and so does
+  // every user link field (users the sources created, one an administrator linked).
+  const sources = await post('/api/identity/sources/', [
     { name: 'HR', slug: 'hr', description: 'people', username_identifier_type: 'employeeNumber', affiliation_groups: { staff: 'HR Staff' }, status_on_delete: 'GP', grace_period_days: 10 },
     { name: 'Students', slug: 'sis', description: 'student records', username_identifier_type: 'matriculation', role_groups: { 'course-1': 'Course 1' }, status_on_delete: 'S' },
-    { name: 'Partners', slug: 'partners', enabled: false, grace_period_days: 0 },
+    { name: 'Partners', slug: 'partners', enabled: false, grace_period_days: 0, link_existing: true, link_match: 'email' },
   ]);
   const intake = async (source: string, sorId: string, body: unknown, status: number) => (await t.put(`/api/identity/sources/${source}/identities/${sorId}/`, body).expect(status)).body;
   const message = (given: string, family: string, employeeNumber: string | null, roles: unknown[]) => ({
@@ -111,6 +112,7 @@ async function seed(t: TestApp): Promise<void> {
   await intake('sis', 's-2', { sorAttributes: { identifiers: [{ identifier: 'X-9', type: 'studentNumber' }], roles: [role('course-1', 'student', 'GP', { rank: 3 })] } }, 201);
   const deleted = await t.del('/api/identity/sources/sis/identities/s-1/');
   if (deleted.status !== 204) throw new Error(`DELETE identity: ${deleted.status}`);
+  await post('/api/identity/user-links/', { source: sources[2].id, user: (await t.get('/api/users/users/?username=E1').expect(200)).body.results[0].id });
 }
 
 describeFilterContract(seed);

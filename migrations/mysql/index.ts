@@ -3,6 +3,9 @@ import { CustomFields1763769700000 } from './1763769700000-custom-fields';
 import { Notes1763769800000 } from './1763769800000-notes';
 import { Ipam1763856000000 } from './1763856000000-ipam';
 import { Identity1763942400000 } from './1763942400000-identity';
+import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
-export const mysqlMigrations = [Foundation1763769600000, CustomFields1763769700000, Notes1763769800000, Ipam1763856000000, Identity1763942400000];
+export const mysqlMigrations = [
+  Foundation1763769600000, CustomFields1763769700000, Notes1763769800000, Ipam1763856000000, Identity1763942400000, IdentityUserLinks1764201600000,
+];

@@ -5,9 +5,10 @@ import { Ipam1763856000000 } from './1763856000000-ipam';
 import { Identity1763942400000 } from './1763942400000-identity';
 import { ChangeNotifications1764028800000 } from './1764028800000-change-notifications';
 import { CustomFieldNotifications1764115200000 } from './1764115200000-custom-field-notifications';
+import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
   Foundation1763769600000, CustomFields1763769700000, Notes1763769800000, Ipam1763856000000, Identity1763942400000,
-  ChangeNotifications1764028800000, CustomFieldNotifications1764115200000,
+  ChangeNotifications1764028800000, CustomFieldNotifications1764115200000, IdentityUserLinks1764201600000,
 ];

@@ -11,10 +11,10 @@ eachDatabase(
   (t) => {
     const { source, put, user, groupsOf, history, counts } = intakeHelpers(t);
 
-    it('lists the identity app at the API root, with its root listing its three endpoints', async () => {
+    it('lists the identity app at the API root, with its root listing its four endpoints', async () => {
       expect(Object.keys((await t().get('/api/').expect(200)).body)).toContain('identity');
       const root = await t().get('/api/identity/').expect(200);
-      expect(Object.keys(root.body)).toEqual(['external-identities', 'external-identity-roles', 'sources']);
+      expect(Object.keys(root.body)).toEqual(['external-identities', 'external-identity-roles', 'sources', 'user-links']);
       const docs = await t().get('/api/swagger.json/').expect(200);
       expect(Object.keys(docs.body.paths)).toEqual(
         expect.arrayContaining([
@@ -23,6 +23,7 @@ eachDatabase(
           '/api/identity/external-identity-roles/',
           '/api/identity/sources/{slug}/identities/{sorId}',
           '/api/identity/external-identities/{id}/history',
+          '/api/identity/user-links/',
         ]),
       );
       expect(Object.keys(docs.body.paths['/api/identity/sources/{slug}/identities/{sorId}']).sort()).toEqual(['delete', 'get', 'put']);
@@ -121,12 +122,15 @@ eachDatabase(
       expect(await groupsOf(uid)).toEqual(['Sus Lab', 'Sus Staff']);
     });
 
-    it('keeps one user for a person that two sources send, with the groups of both, active while either grants access', async () => {
+    it('keeps one user for a person that two sources send (linked to both), with the groups of both, active while either grants access', async () => {
       await source('ms-hr', { affiliation_groups: { staff: 'MS Staff' } });
-      await source('ms-sis', { affiliation_groups: { student: 'MS Students' } });
+      const sisSource = await source('ms-sis', { affiliation_groups: { student: 'MS Students' } });
       const hr = await put('ms-hr', 'x', person({ given: 'Lin', roles: [role('s', 'staff', 'A', { validThrough: '2030-07-01T00:00:00Z' })] })).expect(201);
-      const sis = await put('ms-sis', 'y', person({ given: 'Lin', roles: [role('st', 'student')] })).expect(201);
       const uid = hr.body.user.id;
+      // The user is the first source's: the second links it once an administrator has linked it to that source.
+      await put('ms-sis', 'y', person({ given: 'Lin', roles: [role('st', 'student')] })).expect(409);
+      await t().post('/api/identity/user-links/', { source: sisSource.id, user: uid }).expect(201);
+      const sis = await put('ms-sis', 'y', person({ given: 'Lin', roles: [role('st', 'student')] })).expect(201);
       expect(sis.body.user.id).toBe(uid);
       expect((await history(sis.body.id)).results[0].changes.user).toMatchObject({ action: 'linked', username: 'lin@example.org' });
       expect(await groupsOf(uid)).toEqual(['MS Staff', 'MS Students']);
@@ -176,13 +180,20 @@ eachDatabase(
       expect((await t().get('/api/identity/external-identities/?source=race').expect(200)).body.count).toBe(1);
       expect((await t().get('/api/users/users/?username=race@example.org').expect(200)).body.count).toBe(1);
       expect((await history([...ids][0])).results.map((e: Obj) => e.action)).toEqual(['update', 'update', 'update', 'update', 'update', 'create']);
-      // Two sources creating the same user and the same new group at once.
+      // Two sources' people joining the same new group at once: one group.
       await t().patch(`/api/identity/sources/${(await t().get('/api/identity/sources/?slug=race').expect(200)).body.results[0].id}/`, { role_groups: { twin: 'Twin Group' } }).expect(200);
       await source('race-2', { role_groups: { twin: 'Twin Group' } });
+      const pair = await Promise.all(['race', 'race-2'].map((slug, i) => put(slug, `pair-${i}`, person({ given: `Pair${i}`, roles: [role('twin', 'staff')] }))));
+      expect(pair.map((r) => r.status)).toEqual([201, 201]);
+      expect((await t().get('/api/users/groups/?name=Twin%20Group').expect(200)).body.count).toBe(1);
+      expect(await groupsOf(pair[0].body.user.id)).toEqual(['Race Staff', 'Twin Group']);
+      expect(await groupsOf(pair[1].body.user.id)).toEqual(['Twin Group']);
+      // Two sources creating the same new user at once: the first creates it, the other may not take it over.
+      const before = await counts();
       const twins = await Promise.all(['race', 'race-2'].map((slug) => put(slug, 'twin', person({ given: 'Twin', roles: [role('twin', 'staff')] }))));
-      expect(twins.map((r) => r.status)).toEqual([201, 201]);
-      expect(twins[0].body.user.id).toBe(twins[1].body.user.id);
-      expect(await groupsOf(twins[0].body.user.id)).toEqual(['Race Staff', 'Twin Group']);
+      expect(twins.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(await counts()).toEqual({ ...before, identities: before.identities + 1, roles: before.roles + 1, users: before.users + 1, history: before.history + 1 });
+      expect((await t().get('/api/users/users/?username=twin@example.org').expect(200)).body.count).toBe(1);
     });
 
     it('answers an unknown source with 404 and a disabled source with 409, storing nothing', async () => {

@@ -9,9 +9,31 @@ describeResourceContract({
   update: () => ({ description: 'Changed', status_on_delete: 'GP', role_groups: { 'lab-1': 'Lab' } }),
   bulkUpdate: () => ({ enabled: false, grace_period_days: 7 }),
   invalid: () => ({ name: 'Bad', slug: 'not a slug', affiliation_groups: ['staff'] }),
-  choices: { status_on_delete: ['D', 'S', 'GP'] },
+  choices: { status_on_delete: ['D', 'S', 'GP'], link_match: ['username_and_email', 'username', 'email', 'username_or_email'] },
   notes: false,
   customFields: false,
+});
+
+/** Links of a few sources to many users: each n names a pair of its own (fixtures below 1000, the rest from 1000 on). */
+describeResourceContract({
+  objectType: 'identity.userlink',
+  path: '/api/identity/user-links/',
+  setup: async (t) => {
+    const sources: string[] = [];
+    const users: string[] = [];
+    for (let i = 0; i < 6; i++) sources.push((await t.post('/api/identity/sources/', { name: `Link source ${i}`, slug: `link-source-${i}` }).expect(201)).body.id);
+    for (let i = 0; i < 40; i++) users.push((await t.post('/api/users/users/', { username: `link-user-${i}` }).expect(201)).body.id);
+    const root = (await t.post('/api/users/users/', { username: 'link-root', is_superuser: true }).expect(201)).body.id;
+    return { sources, users, root };
+  },
+  make: (ctx, n) => (n < 1000 ? { source: ctx.sources[0], user: ctx.users[n % 10] } : { source: ctx.sources[1 + ((n - 1000) % 5)], user: ctx.users[10 + (Math.floor((n - 1000) / 5) % 30)] }),
+  update: () => ({}),
+  invalid: (ctx) => ({ source: ctx.sources[0], user: ctx.root }),
+  choices: { origin: ['admin', 'created', 'matched', 'legacy'] },
+  sortField: null,
+  notes: false,
+  customFields: false,
+  neverExempt: true,
 });
 
 /** Pushes the n-th person of the contract source and returns what the API shows for it. */

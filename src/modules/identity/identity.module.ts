@@ -5,16 +5,18 @@ import { IdentityIntakeController } from './controllers/identity-intake.controll
 import { ExternalIdentityRole } from './entities/external-identity-role.entity';
 import { ExternalIdentity } from './entities/external-identity.entity';
 import { IdentitySource } from './entities/identity-source.entity';
+import { IdentityUserLink } from './entities/identity-user-link.entity';
 import { externalIdentityRoleResource } from './resources/external-identity-role.resource';
 import { externalIdentityResource } from './resources/external-identity.resource';
 import { identitySourceResource } from './resources/identity-source.resource';
+import { userLinkResource } from './resources/user-link.resource';
 import { IdentityAccessService } from './services/identity-access.service';
 import { IdentityHistoryService } from './services/identity-history.service';
 import { IdentityIntakeService } from './services/identity-intake.service';
 import { IdentityUserStatusProvider } from './services/identity-user-status.provider';
 
-export const identityResources = [identitySourceResource, externalIdentityResource, externalIdentityRoleResource];
-export const identityEntities = [IdentitySource, ExternalIdentity, ExternalIdentityRole];
+export const identityResources = [identitySourceResource, externalIdentityResource, externalIdentityRoleResource, userLinkResource];
+export const identityEntities = [IdentitySource, ExternalIdentity, ExternalIdentityRole, IdentityUserLink];
 
 /**
  * External identity intake: sources push people with their roles; netkeel keeps users, their

@@ -17,4 +17,8 @@ export class IdentitySource extends BaseModelEntity {
   /** D, S or GP: what a role missing from a later message becomes. */
   @Column({ length: 2, name: 'status_on_delete' }) statusOnDelete: string;
   @Column({ type: 'integer', name: 'grace_period_days' }) gracePeriodDays: number;
+  /** Whether a message's person may be linked to an existing user no source manages (by link_match). */
+  @Column({ type: Boolean, name: 'link_existing' }) linkExisting: boolean;
+  /** username, email, username_and_email or username_or_email: how link_existing matches a user. */
+  @Column({ length: 20, name: 'link_match' }) linkMatch: string;
 }

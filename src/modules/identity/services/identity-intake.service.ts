@@ -91,8 +91,7 @@ export class IdentityIntakeService {
     await ctx.db.transaction(async (tx) => {
       const source = await writableSource(tx, slug);
       const existing = await lockIdentity(tx, String(source.id), sorId);
-      if (!existing) throw identityNotFound();
-      await this.requireScope(ctx, tx, String(existing.id));
+      if (!existing || !(await inScope(ctx, tx, String(existing.id), 'change'))) throw identityNotFound();
       if (existing.status === 'D') return;
       const now = ctx.now();
       const roles = await lockRoles(tx, String(existing.id));
@@ -132,6 +131,12 @@ export class IdentityIntakeService {
     return applied.active ? applied.userActive : false;
   }
 
+  /**
+   * Stages: the source (locked) and the message; the identity (locked), which must be inside
+   * the writer's scope; the roles, the identity row and its keys; for a new identity, the scope
+   * again, now that its row exists; the user (linked or created); access and history; and the
+   * scope once more, on the result.
+   */
   private async write(ctx: RequestContext, tx: Executor, slug: string, sorId: string, body: unknown): Promise<IntakeResult> {
     const result = validateIdentityMessage(body ?? {});
     // An unknown (404) or disabled (409) source answers before the message's errors (400).
@@ -142,16 +147,14 @@ export class IdentityIntakeService {
     const now = ctx.now();
     const hash = messageHash(raw);
     const existing = await lockIdentity(tx, String(source.id), sorId);
-    if (existing) await this.requireScope(ctx, tx, String(existing.id));
+    // An identity outside the writer's scope answers as a missing one: no probing another source's people.
+    if (existing && !(await inScope(ctx, tx, String(existing.id), 'change'))) throw identityNotFound();
     if (existing && existing.status === 'A' && existing.message_hash === hash) {
       if (dueAt(existing, now)) await this.applyTransitions(tx, existing.user_id ? { userId: String(existing.user_id) } : { identityId: String(existing.id) }, now, actorOf(ctx));
       return { created: false, body: await represent(ctx, tx, await reloadIdentity(tx, String(existing.id)), 0) };
     }
 
-    const username = existing?.user_id ? null : deriveUsername(msg, raw, source);
     const person = personOf(msg);
-    const link = existing?.user_id ? null : username ? await linkUser(tx, username, person, now, ctx.principal.user?.id ?? null) : null;
-    const userId = existing?.user_id ? String(existing.user_id) : (link?.id ?? null);
     const id = existing ? String(existing.id) : randomUUID();
     const changes: HistoryChanges = {};
 
@@ -164,13 +167,27 @@ export class IdentityIntakeService {
       name: person.name,
       email: person.email,
       status: 'A',
-      user_id: userId,
+      user_id: existing?.user_id ?? null,
       primary_role_id: primary?.id ?? null,
       message: raw,
       message_hash: hash,
       last_received: now,
       role_summary: summaries(roles, parseRoleSummary(existing?.role_summary)),
     };
+    if (!existing) {
+      const fresh = { id, created: now, last_updated: now, source_id: source.id, sor_id: sorId, primary_role_id: null, applied_status: '', applied_groups: [], next_transition: null };
+      await insertIdentity(tx, { ...identityValues, ...fresh });
+    }
+    await insertRoles(tx, id, inserts, now);
+    await updateRoles(tx, updates, now);
+    await replaceKeys(tx, id, msg, !existing);
+    // A new identity is checked once its row, roles and keys exist, before anything about a user can answer.
+    if (!existing && !(await inScope(ctx, tx, id, 'change'))) throw identityNotFound();
+
+    const username = existing?.user_id ? null : deriveUsername(msg, raw, source);
+    const link = username ? await linkUser(tx, source, sorId, username, person, now, ctx.principal.user?.id ?? null) : null;
+    const userId = link ? link.id : existing?.user_id ? String(existing.user_id) : null;
+    identityValues.user_id = userId;
     const shown = (v: Row | null, primaryRoleIdentifier: string | null) =>
       v && { ...v, user: v.user_id ? (v.user_id === userId && link ? link.username : String(v.user_id)) : null, primary_role: primaryRoleIdentifier };
     const oldPrimary = existing?.primary_role_id ? (oldRoles.find((r) => r.id === String(existing.primary_role_id))?.role_identifier ?? null) : null;
@@ -179,33 +196,16 @@ export class IdentityIntakeService {
       ...messageChanges(existing ? parseJson(existing.message) : null, raw),
     };
     if (Object.keys(identityChanges).length) changes.identity = identityChanges;
-
-    if (!existing) {
-      await insertIdentity(tx, {
-        ...identityValues,
-        id,
-        created: now,
-        last_updated: now,
-        source_id: source.id,
-        sor_id: sorId,
-        primary_role_id: null,
-        applied_status: '',
-        applied_groups: [],
-        next_transition: null,
-      });
-    }
-    await insertRoles(tx, id, inserts, now);
-    await updateRoles(tx, updates, now);
-    // A new row only lacks its primary role (the roles did not exist yet); an existing one gets everything.
+    // A new row lacks its primary role (the roles did not exist yet) and its user; an existing one gets everything.
     if (existing) await updateIdentity(tx, id, identityValues, now);
-    else if (primary) await updateIdentity(tx, id, { primary_role_id: primary.id }, now);
-    await replaceKeys(tx, id, msg, !existing);
+    else if (primary || userId) await updateIdentity(tx, id, { primary_role_id: primary?.id ?? null, user_id: userId }, now);
     const userChanges = userId ? await updateUser(tx, userId, person, now) : {};
     if (link) changes.user = { action: link.created ? 'created' : 'linked', id: link.id, username: link.username, fields: link.created ? link.fields : userChanges };
     else if (Object.keys(userChanges).length) changes.user = { action: 'changed', id: userId!, username: '', fields: userChanges };
     const row = await reloadIdentity(tx, id);
     await this.applyAndRecord(ctx, tx, row, existing ? 'update' : 'create', changes, link ? link.id : null, now);
-    await this.requireScope(ctx, tx, id);
+    // The result must still be in scope: an update that leaves it is refused (403); a new identity reads as missing.
+    if (!(await inScope(ctx, tx, id, 'change'))) throw existing ? new PermissionDeniedError() : identityNotFound();
     return { created: !existing, body: await represent(ctx, tx, await reloadIdentity(tx, id), 0) };
   }
 
@@ -231,11 +231,6 @@ export class IdentityIntakeService {
     await this.history.record(tx, id, action, actorOf(ctx), changes, now);
     // Other identities of the same user whose time-driven changes came due meanwhile.
     for (const [other, c] of applied.identities) if (other !== id && !isEmpty(c)) await this.history.record(tx, other, 'transition', null, c, now);
-  }
-
-  /** The requester's object permissions on external identities must cover this one (else 403, nothing changed). */
-  private async requireScope(ctx: RequestContext, tx: Executor, id: string): Promise<void> {
-    if (!(await inScope(ctx, tx, id, 'change'))) throw new PermissionDeniedError();
   }
 }
 
