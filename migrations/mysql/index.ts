@@ -5,6 +5,7 @@ import { Ipam1763856000000 } from './1763856000000-ipam';
 import { Identity1763942400000 } from './1763942400000-identity';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
+import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -13,6 +14,7 @@ export const mysqlMigrations = [
   Notes1763769800000,
   Ipam1763856000000,
   Identity1763942400000,
+  IdentityUserLinks1764201600000,
   AlignKeysAndIndexes1795582205013,
   ManufacturersAndPlatforms1795582638408,
 ];

@@ -7,6 +7,7 @@ import { ChangeNotifications1764028800000 } from './1764028800000-change-notific
 import { CustomFieldNotifications1764115200000 } from './1764115200000-custom-field-notifications';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
+import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -17,6 +18,7 @@ export const postgresMigrations = [
   Identity1763942400000,
   ChangeNotifications1764028800000,
   CustomFieldNotifications1764115200000,
+  IdentityUserLinks1764201600000,
   AlignKeysAndIndexes1795582205013,
   ManufacturersAndPlatforms1795582638408,
 ];

@@ -5,6 +5,7 @@ import { IdentityIntakeController } from './controllers/identity-intake.controll
 import { externalIdentityRoleResource } from './resources/external-identity-role.resource';
 import { externalIdentityResource } from './resources/external-identity.resource';
 import { identitySourceResource } from './resources/identity-source.resource';
+import { userLinkResource } from './resources/user-link.resource';
 import { IdentityAccessService } from './services/identity-access.service';
 import { IdentityHistoryService } from './services/identity-history.service';
 import { IdentityIntakeService } from './services/identity-intake.service';
@@ -43,7 +44,7 @@ export const identityHistoryTable = defineTable({
  */
 export const identityApp = defineApp({
   label: 'identity',
-  resources: [identitySourceResource, externalIdentityResource, externalIdentityRoleResource],
+  resources: [identitySourceResource, externalIdentityResource, externalIdentityRoleResource, userLinkResource],
   tables: [identityKeyTable, identityHistoryTable],
   controllers: [IdentityIntakeController, IdentityHistoryController],
   providers: [IdentityAccessService, IdentityHistoryService, IdentityIntakeService, IdentityUserStatusProvider],

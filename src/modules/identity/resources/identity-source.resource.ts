@@ -9,6 +9,14 @@ export const STATUS_ON_DELETE_CHOICES = [
   ['GP', 'Grace period'],
 ] as const;
 
+/** How `link_existing` matches a message's person to an existing user. */
+export const LINK_MATCH_CHOICES = [
+  ['username_and_email', 'Username and email address'],
+  ['username', 'Username'],
+  ['email', 'Email address'],
+  ['username_or_email', 'Username or email address'],
+] as const;
+
 const SLUG = /^[-a-zA-Z0-9_]+$/;
 const GROUP_NAME_MAX = 150;
 
@@ -57,6 +65,15 @@ export const identitySourceResource = defineResource({
     role_groups: field.json({ default: () => ({}), help: 'roleIdentifier -> group name: members of this role join the group', validate: groupMap('roleIdentifier') }),
     status_on_delete: field.choice(STATUS_ON_DELETE_CHOICES, { default: 'D', maxLength: 2, help: 'What a role missing from a later message becomes' }),
     grace_period_days: field.integer({ default: 30, minValue: 0, maxValue: 3650, help: 'How long a role in grace period (GP) still grants access, in days' }),
+    link_existing: field.boolean({
+      default: false,
+      help: 'Link a person to an existing user that no other source manages, when link_match says they are the same (never a superuser, a staff user or an identity service account)',
+    }),
+    link_match: field.choice(LINK_MATCH_CHOICES, {
+      default: 'username_and_email',
+      maxLength: 20,
+      help: "With link_existing: which of the user's username and email address must match the person's",
+    }),
   },
   search: ['name', 'slug', 'description'],
   features: [],
