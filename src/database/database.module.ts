@@ -2,7 +2,6 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { mysqlMigrations } from '../../migrations/mysql';
 import { postgresMigrations } from '../../migrations/postgres';
-import { ResourceRegistry } from '../core/resource/registry';
 import { DatabaseTarget, openDatabase, OpenDatabase, timeoutStatements } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
 import { Db } from './db';
@@ -28,8 +27,8 @@ async function migrate(open: OpenDatabase) {
 }
 
 /**
- * Opens the database, applies the committed migrations (never `synchronize`), checks every
- * resource definition against the entities, and provides the `Db` gateway.
+ * Opens the database, applies the committed migrations (never `synchronize`) and provides the
+ * `Db` gateway.
  */
 @Global()
 @Module({})
@@ -45,13 +44,11 @@ export class DatabaseModule implements OnApplicationShutdown {
       providers: [
         {
           provide: OPEN_DATABASE,
-          inject: [ResourceRegistry],
-          useFactory: async (registry: ResourceRegistry) => {
+          useFactory: async () => {
             const logger = new Logger('Database');
             const open = await openDatabase(target, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
             const applied = await migrate(open);
             if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
-            registry.seal();
             return open;
           },
         },

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { freshDatabase, testDatabases } from '../core/testing/servers';
+import { freshDatabase, testDatabases } from './test-servers';
 import { openDatabase } from './data-source.factory';
 import { Db, Executor } from './db';
 import { mysqlDialect, postgresDialect } from './dialect';

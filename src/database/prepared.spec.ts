@@ -1,5 +1,5 @@
 import { DataSource, QueryFailedError, QueryRunner } from 'typeorm';
-import { freshDatabase, testDatabases } from '../core/testing/servers';
+import { freshDatabase, testDatabases } from './test-servers';
 import { postgresDialect } from './dialect';
 import { PreparedStatements } from './prepared';
 

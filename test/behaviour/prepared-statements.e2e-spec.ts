@@ -1,5 +1,5 @@
 import { startApp, TestApp } from '../../src/core/testing/harness';
-import { testDatabases } from '../../src/core/testing/servers';
+import { testDatabases } from '../../src/database/test-servers';
 import { sql } from '../../src/database/sql';
 
 /**

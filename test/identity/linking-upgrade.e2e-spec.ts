@@ -3,7 +3,7 @@ import { mysqlMigrations } from '../../migrations/mysql';
 import { postgresMigrations } from '../../migrations/postgres';
 import { IdentityUserLinks1764201600000 as PostgresUserLinks } from '../../migrations/postgres/1764201600000-identity-user-links';
 import { IdentityUserLinks1764201600000 as MysqlUserLinks } from '../../migrations/mysql/1764201600000-identity-user-links';
-import { freshDatabase, testDatabases } from '../../src/core/testing/servers';
+import { freshDatabase, testDatabases } from '../../src/database/test-servers';
 import { DatabaseTarget, openDatabase, OpenDatabase } from '../../src/database/data-source.factory';
 
 /**

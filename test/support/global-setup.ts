@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/database/data-source.factory';
 import { postgresMigrations } from '../../migrations/postgres';
 import { mysqlMigrations } from '../../migrations/mysql';
-import { checkServers } from '../../src/core/testing/servers';
+import { checkServers } from '../../src/database/test-servers';
 
 /**
  * Runs once before all suites: builds a migrated PGlite data directory that every suite loads

@@ -228,7 +228,23 @@ export function defineResource(declared: ResourceInput): ResourceDefinition {
       if (!f.idColumn) f.idColumn = `${name}_id`;
     }
   }
+  DEFINED.set(objectType(def), def);
   return def;
+}
+
+/** Every model defined in this process, by object type (whatever the registry of an app installs). */
+const DEFINED = new Map<string, ResourceDefinition>();
+
+/**
+ * A model named by its object type, for a field's target: `field.foreignKey(model('ipam.prefix'))`
+ * lets two models point at each other without importing each other.
+ */
+export function model(type: string): () => ResourceDefinition {
+  return () => {
+    const def = DEFINED.get(type);
+    if (!def) throw new Error(`No model ${type} is defined`);
+    return def;
+  };
 }
 
 /** A copy of a record without a prototype: only its own keys name anything. */

@@ -8,6 +8,6 @@ import { ResourceRegistry } from './registry';
 @Module({})
 export class RegistryModule {
   static forRoot(defs: ResourceDefinition[], tables: TableSchema[] = [], extensions: ModelExtension[] = []): DynamicModule {
-    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: () => new ResourceRegistry(defs, tables, extensions) }], exports: [ResourceRegistry] };
+    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: () => ResourceRegistry.sealed(defs, tables, extensions) }], exports: [ResourceRegistry] };
   }
 }

@@ -45,6 +45,13 @@ export class ResourceRegistry {
    * model's own wins), filter aliases and columns. Idempotent for a definition shared by several
    * registries (one process may start several apps).
    */
+  /** A registry of these models, sealed (their cross-model facts derived). */
+  static sealed(defs: ResourceDefinition[], tables: TableSchema[] = [], extensions: ModelExtension[] = []): ResourceRegistry {
+    const r = new ResourceRegistry(defs, tables, extensions);
+    r.seal();
+    return r;
+  }
+
   add(def: ResourceDefinition): void {
     const type = objectType(def);
     if (this.byType.has(type)) throw new Error(`Resource ${type} is defined twice`);

@@ -4,9 +4,9 @@ import { and, ident, inList, join, raw, Sql, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
 import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
-import { FilterCompiler } from './query/filter-compiler';
+
 import { first, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
-import { scopeCondition } from './query/scope';
+import { filterCompiler, scopeCondition } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
@@ -51,7 +51,7 @@ export class ResourceService {
   async where(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't') {
     const [scope, filters] = await Promise.all([
       scopeCondition(ctx, exec, def, 'view', alias),
-      new FilterCompiler(ctx, exec).fromQuery(def, q, alias),
+      filterCompiler(ctx, exec).fromQuery(def, q, alias),
     ]);
     return and([scope, filters]);
   }
@@ -122,7 +122,7 @@ export class ResourceService {
     else {
       const constraint = naturalKeyConstraint(def, parseNaturalKey(idOrKey));
       if (!constraint) throw this.notFound(def);
-      match = await new FilterCompiler(ctx, exec).fromConstraint(def, constraint, 't', 'reference').catch(() => {
+      match = await filterCompiler(ctx, exec).fromConstraint(def, constraint, 't', 'reference').catch(() => {
         throw this.notFound(def);
       });
     }

@@ -8,7 +8,7 @@ import { Db } from '../../database/db';
 import { ident, join, sql } from '../../database/sql';
 import { generateTokenKey, hashTokenKey } from '../auth/passwords';
 import type { DatabaseTarget } from '../../database/data-source.factory';
-import { freshDatabase, Kind, testDatabases } from './servers';
+import { freshDatabase, Kind, testDatabases } from '../../database/test-servers';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
 export const ADMIN_PASSWORD = 'correct horse battery staple';

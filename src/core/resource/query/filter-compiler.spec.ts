@@ -1,5 +1,5 @@
 import { mysqlDialect, postgresDialect } from '../../../database/dialect';
-import { ident, inList } from '../../../database/sql';
+import { ident, inList, TRUE } from '../../../database/sql';
 import type { Executor } from '../../../database/db';
 import { RequestContext } from '../../context';
 import { defineResource } from '../definition';
@@ -37,7 +37,7 @@ function compilerFor(dialect: typeof postgresDialect) {
     '2.4',
     'http://x',
   );
-  return new FilterCompiler(ctx, exec);
+  return new FilterCompiler(ctx, exec, async () => TRUE);
 }
 
 const INJECTION = "x' OR 1=1 --";

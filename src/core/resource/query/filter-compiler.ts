@@ -8,7 +8,9 @@ import { PrefixFilterHelpers, UnknownFilterError } from '../extension';
 import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyField, ScalarField } from '../fields';
 import type { RelatedSet } from '../registry';
 import { descendantIds } from './tree';
-import { scopeCondition } from './scope';
+import { contentTypesContains, contentTypesLeaf, discriminator, relatedExists } from './relations';
+import { fieldInVersion, lookupsFor } from './lookups';
+import { IdResolver } from './ids';
 import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
 import { isUuid, parseBoolean, parseUuid, ValueError } from './values';
 
@@ -39,10 +41,16 @@ const isRelatedSet = (f: Leaf['field']): f is RelatedSet => typeof f === 'object
 export class FilterCompiler {
   private readonly logger = new Logger('FilterCompiler');
 
+  /** `visible`: the requester's view scope of a model on an alias, ANDed into every traversal and value lookup of a query (query/scope.ts gives it: `filterCompiler`). */
   constructor(
     private readonly ctx: RequestContext,
     private readonly exec: Executor,
-  ) {}
+    private readonly visible: (def: ResourceDefinition, alias: string) => Promise<Sql>,
+  ) {
+    this.ids = new IdResolver(exec, visible);
+  }
+
+  private readonly ids: IdResolver;
 
   /**
    * List query parameters -> condition. Unknown parameters are a 400 under STRICT_FILTERING;
@@ -140,11 +148,11 @@ export class FilterCompiler {
         cond = sql`${ident(outer, f.column)} IN (SELECT ${ident(inner, 'id')} FROM ${ident(s.to.table)} ${ident(inner)} WHERE ${cond})`;
         if (matchesNull) cond = sql`(${ident(outer, f.column)} IS NULL OR ${cond})`;
       } else if (s.kind === 'reverse') {
-        cond = this.relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, { alias: inner, cond });
+        cond = relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, { alias: inner, cond });
       } else {
         const f = s.field as ManyToManyField;
         const th = nextAlias();
-        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(s.to.table)} ${ident(inner)} ON ${ident(inner, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${this.discriminator(f, th, s.from)} AND ${cond})`;
+        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(s.to.table)} ${ident(inner)} ON ${ident(inner, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${discriminator(f, th, s.from)} AND ${cond})`;
       }
     }
     return negated ? sql`NOT (COALESCE((${cond}), ${FALSE}))` : cond;
@@ -161,7 +169,7 @@ export class FilterCompiler {
         throw new ValueError(m);
       },
       mode,
-      resolveIds: (target, vals) => (mode === 'query' ? this.resolveIds(target, vals, key) : this.constraintIds(target, vals, mode)),
+      resolveIds: (target, vals) => (mode === 'query' ? this.ids.resolveIds(target, vals, key) : this.ids.constraintIds(target, vals, mode)),
       term: (k, vals) => this.term(def, k, vals, alias, mode),
     };
   }
@@ -179,34 +187,22 @@ export class FilterCompiler {
     return Object.hasOwn(aliases, head) ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
   }
 
-  /** Objects of `owner` that some object of the related set points at (optionally matching `inner`). */
-  private relatedExists(_owner: ResourceDefinition, rel: RelatedSet, alias: string, inner: { alias: string; cond: Sql } | null): Sql {
-    const f = rel.field;
-    const a = inner?.alias ?? nextAlias();
-    const where = inner ? sql` AND ${inner.cond}` : sql``;
-    if (f.kind === 'fk') {
-      return sql`EXISTS (SELECT 1 FROM ${ident(rel.def.table)} ${ident(a)} WHERE ${ident(a, f.column)} = ${ident(alias, 'id')}${where})`;
-    }
-    const th = nextAlias();
-    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(rel.def.table)} ${ident(a)} ON ${ident(a, 'id')} = ${ident(th, f.through.source)} WHERE ${ident(th, f.through.target)} = ${ident(alias, 'id')}${where})`;
-  }
-
   /**
    * `has_<related>`: objects that some object of the set points at. A client's filter counts only
    * the objects it may view (`has_children=true` must not reveal a hidden child); a permission
    * constraint counts all of them.
    */
   private async relatedSetExists(owner: ResourceDefinition, rel: RelatedSet, alias: string, mode: FilterMode): Promise<Sql> {
-    if (mode === 'constraint') return this.relatedExists(owner, rel, alias, null);
+    if (mode === 'constraint') return relatedExists(owner, rel, alias, null);
     const a = nextAlias();
-    return this.relatedExists(owner, rel, alias, { alias: a, cond: await this.scopeFor(rel.def, a) });
+    return relatedExists(owner, rel, alias, { alias: a, cond: await this.scopeFor(rel.def, a) });
   }
 
   /** Objects that have at least one link in a many-to-many field (to an object the client may view, in a query). */
   private async manyExists(owner: ResourceDefinition, f: ManyToManyField | ContentTypesField, alias: string, mode: FilterMode): Promise<Sql> {
     const th = nextAlias();
     if (f.kind === 'contentTypes') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')})`;
-    const disc = this.discriminator(f, th, owner);
+    const disc = discriminator(f, th, owner);
     if (mode === 'constraint') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
     const target = f.target();
     const to = nextAlias();
@@ -250,7 +246,7 @@ export class FilterCompiler {
         return { steps, leaf: { def: cur, alias: '', field: rel }, lookup };
       }
       if (f !== 'id' && f.filter === false && mode !== 'constraint') throw new UnknownFilterError(key);
-      if (f !== 'id' && f.versions && !this.versionOk(f)) throw new UnknownFilterError(key);
+      if (f !== 'id' && f.versions && !fieldInVersion(this.ctx, f)) throw new UnknownFilterError(key);
       if (rest > 0 && f !== 'id' && (f.kind === 'fk' || f.kind === 'm2m')) {
         const target = f.target();
         const next = segs[i + 1] === 'pk' && mode !== 'query' ? 'id' : segs[i + 1];
@@ -263,45 +259,10 @@ export class FilterCompiler {
       if (rest > 1) throw new UnknownFilterError(key);
       let lookup = rest === 1 ? segs[i + 1] : '';
       if (mode !== 'query' && lookup in DJANGO_ALIASES) lookup = DJANGO_ALIASES[lookup];
-      if (!this.lookupsFor(f, mode).includes(lookup)) throw new UnknownFilterError(key);
+      if (!lookupsFor(f, mode).includes(lookup)) throw new UnknownFilterError(key);
       return { steps, leaf: { def: cur, alias: '', field: f }, lookup };
     }
     throw new UnknownFilterError(key);
-  }
-
-  private versionOk(f: Field): boolean {
-    const v = f.versions!;
-    if (v.min && !this.ctx.versionAtLeast(v.min)) return false;
-    if (v.max && this.ctx.versionAtLeast(v.max) && this.ctx.apiVersion !== v.max) return false;
-    return true;
-  }
-
-  /** The lookups a field kind accepts ('' is the bare, exact form). */
-  lookupsFor(f: Field | 'id', mode: FilterMode): string[] {
-    const extra = mode !== 'query' ? ['c', 'sw', 'ew'] : [];
-    if (f === 'id') return ['', 'n'];
-    const nullable = 'nullable' in f && f.nullable ? ['isnull'] : [];
-    switch (f.kind) {
-      case 'scalar':
-        if (f.type === 'string' || f.type === 'text') return ['', ...STRING_LOOKUPS, ...extra, ...nullable];
-        if (f.type === 'boolean') return ['', ...nullable];
-        if (f.type === 'json') return ['', 'ic', ...nullable];
-        if (f.type === 'uuid') return ['', 'n', ...nullable];
-        return ['', ...NUMBER_LOOKUPS, ...nullable];
-      case 'fk':
-        return ['', 'n', ...nullable];
-      case 'm2m':
-        return ['', 'n'];
-      case 'contentTypes':
-        return ['', 'n', 'ic'];
-      default:
-        return [];
-    }
-  }
-
-  private discriminator(f: ManyToManyField, alias: string, owner: ResourceDefinition): Sql {
-    const d = f.through.discriminator;
-    return d ? sql` AND ${ident(alias, d)} = ${objectType(owner)}` : raw('');
   }
 
   private async leaf(leaf: Leaf, lookup: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
@@ -312,8 +273,8 @@ export class FilterCompiler {
       return isNull ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
     }
     if (isRelatedSet(f)) {
-      const ids = mode === 'query' ? await this.resolveIds(f.def, values, key) : await this.constraintIds(f.def, values, mode);
-      return this.relatedExists(def, f, alias, { alias: 'r', cond: inList(ident('r', 'id'), ids) });
+      const ids = mode === 'query' ? await this.ids.resolveIds(f.def, values, key) : await this.ids.constraintIds(f.def, values, mode);
+      return relatedExists(def, f, alias, { alias: 'r', cond: inList(ident('r', 'id'), ids) });
     }
     if (f === 'id') {
       const ids = values.map((v) => {
@@ -333,13 +294,13 @@ export class FilterCompiler {
       case 'm2m':
         return this.manyLeaf(def, f, alias, values, mode, key);
       case 'contentTypes':
-        if (lookup === 'ic') return this.contentTypesContains(f, alias, values);
+        if (lookup === 'ic') return contentTypesContains(this.exec.dialect, f, alias, values);
         if (mode === 'query') {
           // A content type is a model's `app_label.model`: one that names no model is a 400, not an empty list.
           const unknown = values.find((v) => !this.ctx.registry.get(String(v)));
           if (unknown !== undefined) throw new ValueError(`Select a valid choice. ${String(unknown)} is not one of the available choices.`);
         }
-        return this.contentTypesLeaf(f, alias, values);
+        return contentTypesLeaf(f, alias, values);
       default:
         throw new UnknownFilterError(key);
     }
@@ -365,92 +326,30 @@ export class FilterCompiler {
       const byName = names.length && nameField ? sql`${col} IN (SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names.map(String))})` : null;
       return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? inList(col, ids) : null, byName]);
     }
-    let ids = given.length ? await this.resolveIds(target, given, key) : [];
+    let ids = given.length ? await this.ids.resolveIds(target, given, key) : [];
     if (f.tree && ids.length) ids = await descendantIds(this.exec, target, ids);
     return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? sql`(${col} IS NOT NULL AND ${inList(col, ids)})` : null]);
   }
 
-  /** UUIDs or natural names -> ids of visible objects; a value that matches nothing is a 400. */
-  async resolveIds(target: ResourceDefinition, values: unknown[], key: string): Promise<string[]> {
-    const uuids = values.filter(isUuid).map((v) => parseUuid(v));
-    const names = values.filter((v) => !isUuid(v)).map(String);
-    const nameField = naturalFilterField(target);
-    if (names.length && !nameField) throw new ValueError(`Select a valid choice. ${names[0]} is not one of the available choices.`);
-    const t = nextAlias();
-    const scope = await this.scopeFor(target, t);
-    const nameCol = nameField ? ident(t, nameField) : raw('NULL');
-    const rows = await this.exec.query<{ id: string; n: string | null }>(
-      sql`SELECT ${ident(t, 'id')} AS ${ident('id')}, ${nameCol} AS ${ident('n')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
-        uuids.length ? inList(ident(t, 'id'), uuids) : null,
-        names.length && nameField ? inList(ident(t, nameField), names) : null,
-      ])}) AND ${scope}`,
-    );
-    const foundIds = new Set(rows.map((r) => String(r.id)));
-    const foundNames = new Set(rows.map((r) => r.n));
-    const missing = [...uuids.filter((u) => !foundIds.has(u)), ...names.filter((n) => !foundNames.has(n))];
-    if (missing.length) throw new ValueError(`Select a valid choice. ${missing[0]} is not one of the available choices.`);
-    void key;
-    return [...foundIds];
-  }
-
-  private async scopeFor(def: ResourceDefinition, alias: string): Promise<Sql> {
-    return scopeCondition(this.ctx, this.exec, def, 'view', alias);
+  private scopeFor(def: ResourceDefinition, alias: string): Promise<Sql> {
+    return this.visible(def, alias);
   }
 
   /** Many-to-many (tags, locations): every value must match (AND) for tags, any for others. */
   private async manyLeaf(owner: ResourceDefinition, f: ManyToManyField, alias: string, values: unknown[], mode: FilterMode, key: string): Promise<Sql> {
     const target = f.target();
-    let ids = mode === 'query' ? await this.resolveIds(target, values, key) : await this.constraintIds(target, values, mode);
+    let ids = mode === 'query' ? await this.ids.resolveIds(target, values, key) : await this.ids.constraintIds(target, values, mode);
     if (f.tree && ids.length && !f.filterAll) ids = await descendantIds(this.exec, target, ids);
     const exists = (idList: string[]) => {
       const th = nextAlias();
-      return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${this.discriminator(f, th, owner)} AND ${inList(ident(th, f.through.target), idList)})`;
+      return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${discriminator(f, th, owner)} AND ${inList(ident(th, f.through.target), idList)})`;
     };
     if (f.filterAll) {
       // One value per parameter may match several objects (a name and a UUID); each parameter must match.
-      const perValue = mode === 'query' ? await Promise.all(values.map((v) => this.resolveIds(target, [v], key))) : ids.map((i) => [i]);
+      const perValue = mode === 'query' ? await Promise.all(values.map((v) => this.ids.resolveIds(target, [v], key))) : ids.map((i) => [i]);
       return and(perValue.map(exists));
     }
     return exists(ids);
-  }
-
-  /** Typed values -> ids; a value naming nothing matches nothing. References see only visible objects. */
-  private async constraintIds(target: ResourceDefinition, values: unknown[], mode: FilterMode): Promise<string[]> {
-    const uuids = values.filter(isUuid).map((v) => parseUuid(v));
-    const names = values.filter((v) => !isUuid(v)).map(String);
-    const nameField = naturalFilterField(target);
-    if (mode === 'reference') {
-      if (!uuids.length && !(names.length && nameField)) return [];
-      const t = nextAlias();
-      const rows = await this.exec.query<{ id: string }>(
-        sql`SELECT ${ident(t, 'id')} AS ${ident('id')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
-          uuids.length ? inList(ident(t, 'id'), uuids) : null,
-          names.length && nameField ? inList(ident(t, nameField), names) : null,
-        ])}) AND ${await this.scopeFor(target, t)}`,
-      );
-      return rows.map((r) => String(r.id));
-    }
-    if (!names.length || !nameField) return uuids;
-    const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names)}`);
-    return [...uuids, ...rows.map((r) => String(r.id))];
-  }
-
-  private contentTypesLeaf(f: ContentTypesField, alias: string, values: unknown[]): Sql {
-    // Several content types: objects enabled for every given type (or any, where declared).
-    return (f.filterAny ? or : and)(
-      values.map((v) => {
-        const th = nextAlias();
-        return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')} AND ${ident(th, 'content_type')} = ${String(v)})`;
-      }),
-    );
-  }
-
-  /** Objects enabled for a content type containing the text (case-insensitive). */
-  private contentTypesContains(f: ContentTypesField, alias: string, values: unknown[]): Sql {
-    const th = nextAlias();
-    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')} AND ${or(
-      values.map((v) => this.exec.dialect.ilike(ident(th, 'content_type'), `%${escapeLike(String(v))}%`)),
-    )})`;
   }
 
   /** `q`: case-insensitive contains over the model's search fields, or the exact id. */

@@ -1,7 +1,8 @@
 import type { Dialect } from '../../../database/dialect';
 import { inList, or, raw, Sql, sql } from '../../../database/sql';
 import { ownMap, ResourceDefinition } from '../definition';
-import type { ScalarField } from '../fields';
+import type { Field, ScalarField } from '../fields';
+import type { RequestContext } from '../../context';
 import { parseBoolean, parseDate, parseDateTime, parseDecimal, parseInteger, parseUuid, ValueError } from './values';
 
 /**
@@ -162,3 +163,33 @@ export function checkRegex(p: string): string {
   return p;
 }
 
+/** The lookups a field kind accepts ('' is the bare, exact form). */
+export function lookupsFor(f: Field | 'id', mode: FilterMode): string[] {
+  const extra = mode !== 'query' ? ['c', 'sw', 'ew'] : [];
+  if (f === 'id') return ['', 'n'];
+  const nullable = 'nullable' in f && f.nullable ? ['isnull'] : [];
+  switch (f.kind) {
+    case 'scalar':
+      if (f.type === 'string' || f.type === 'text') return ['', ...STRING_LOOKUPS, ...extra, ...nullable];
+      if (f.type === 'boolean') return ['', ...nullable];
+      if (f.type === 'json') return ['', 'ic', ...nullable];
+      if (f.type === 'uuid') return ['', 'n', ...nullable];
+      return ['', ...NUMBER_LOOKUPS, ...nullable];
+    case 'fk':
+      return ['', 'n', ...nullable];
+    case 'm2m':
+      return ['', 'n'];
+    case 'contentTypes':
+      return ['', 'n', 'ic'];
+    default:
+      return [];
+  }
+}
+/** Is a field part of the request's API version (`versions`)? */
+export function fieldInVersion(ctx: RequestContext, f: Field): boolean {
+  const v = f.versions;
+  if (!v) return true;
+  if (v.min && !ctx.versionAtLeast(v.min)) return false;
+  if (v.max && ctx.versionAtLeast(v.max) && ctx.apiVersion !== v.max) return false;
+  return true;
+}

@@ -7,6 +7,11 @@ import type { Constraint } from '../fields';
 import { FilterCompiler } from './filter-compiler';
 import { ValueError } from './values';
 
+/** A filter compiler for a request: its traversals see what the requester may view. */
+export function filterCompiler(ctx: RequestContext, exec: Executor): FilterCompiler {
+  return new FilterCompiler(ctx, exec, (def, alias) => scopeCondition(ctx, exec, def, 'view', alias));
+}
+
 /** The constraint sets that bound what the requester may do with a model (null: all). */
 export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, action: Action): Promise<Constraint[] | null> {
   const type = objectType(def);
@@ -19,7 +24,7 @@ export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, a
  */
 export async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string, opts: { base?: boolean } = {}): Promise<Sql> {
   const constraints = await scopeConstraints(ctx, def, action);
-  const compiler = new FilterCompiler(ctx, exec);
+  const compiler = filterCompiler(ctx, exec);
   // The base scope (own tokens only) bounds what the API lets a client name; `base: false` is
   // the object permissions alone, for what a write reaches without naming it (a cascade).
   const base = opts.base === false ? null : def.baseScope?.(ctx);

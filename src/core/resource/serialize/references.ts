@@ -3,8 +3,8 @@ import { and, ident, inList, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
-import { FilterCompiler } from '../query/filter-compiler';
-import { scopeCondition } from '../query/scope';
+import type { FilterCompiler } from '../query/filter-compiler';
+import { filterCompiler, scopeCondition } from '../query/scope';
 import { isUuid, parseNaturalKey, parseUuid, UUID_RE, ValueError } from '../query/values';
 
 /** How a client named a related object on write (spec 2.3). */
@@ -92,7 +92,7 @@ export class ReferenceResolver {
     private readonly ctx: RequestContext,
     private readonly exec: Executor,
   ) {
-    this.compiler = new FilterCompiler(ctx, exec);
+    this.compiler = filterCompiler(ctx, exec);
   }
 
   /** Returns, per spec, the row or an error message. */

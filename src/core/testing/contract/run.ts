@@ -1,7 +1,7 @@
 import { objectType, ResourceDefinition } from '../../resource/definition';
 import { ResourceRegistry } from '../../resource/registry';
 import { startApp, TestApp } from '../harness';
-import { Kind, testDatabases } from '../servers';
+import { Kind, testDatabases } from '../../../database/test-servers';
 import { cascadeContract } from './cascades';
 import { csvContract } from './csv';
 import type { Fixtures } from './fixture';

@@ -1,7 +1,7 @@
 import type { CustomFilter } from '../../../core/resource/definition';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
+import { filterCompiler } from '../../../core/resource/query/scope';
 import { ValidationError } from '../../../core/resource/errors';
 import { ident, Sql, sql } from '../../../database/sql';
 import { ROLE_CODES } from '../message/identity-message.validator';
@@ -23,7 +23,7 @@ function viaIdentity(key: string, lookups: string[]): CustomFilter {
     async compile(values, lookup, h) {
       const x = 'eii';
       const param = lookup ? `${key}__${lookup}` : key;
-      const compiler = new FilterCompiler(h.ctx, h.exec);
+      const compiler = filterCompiler(h.ctx, h.exec);
       let inner: Sql;
       try {
         inner =

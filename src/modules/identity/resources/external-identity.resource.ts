@@ -1,5 +1,5 @@
 import type { CustomFilter } from '../../../core/resource/definition';
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { column } from '../../../database/schema/schema';
 import { escapeLike } from '../../../core/resource/query/lookups';
@@ -10,7 +10,6 @@ import { userResource } from '../../users/resources/user.resource';
 import { IDENTITY_EFFECTIVE, IDENTITY_EFFECTIVE_LABELS } from '../status/effective-status';
 import { identityRowStatus } from '../status/role-summary';
 import { identityEffectiveStatusFilter } from './effective-status.filter';
-import { externalIdentityRoleResource } from './external-identity-role.resource';
 import { identitySourceResource } from './identity-source.resource';
 
 export const IDENTITY_STATUS_CHOICES = [
@@ -114,7 +113,7 @@ export const externalIdentityResource = defineResource({
       },
       { help: 'active when a role is active or in its grace period now; pending when one starts later; else inactive (or deleted)' },
     ),
-    primary_role: field.foreignKey(() => externalIdentityRoleResource, { nullable: true, onDelete: 'setNull', help: 'The role of the lowest rank in the last message' }),
+    primary_role: field.foreignKey(model('identity.externalidentityrole'), { nullable: true, onDelete: 'setNull', help: 'The role of the lowest rank in the last message' }),
     role_count: field.count('identity.externalidentityrole', 'identity'),
     message: field.json({ help: 'The last message, as sent' }),
     last_received: field.datetime(),

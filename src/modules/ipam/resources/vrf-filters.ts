@@ -1,11 +1,10 @@
-import type { CustomFilter, CustomFilterHelpers } from '../../../core/resource/definition';
+import { CustomFilter, CustomFilterHelpers, model } from '../../../core/resource/definition';
 import { ident, inList, Sql, sql } from '../../../database/sql';
-import { vrfResource } from './vrf.resource';
 
 type Owner = 'prefix' | 'address';
 
 /** The VRFs named by UUID or name (in a query each must exist and be visible, else 400). */
-const vrfIds = (values: unknown[], h: CustomFilterHelpers) => h.resolveIds(vrfResource, values);
+const vrfIds = (values: unknown[], h: CustomFilterHelpers) => h.resolveIds(model('ipam.vrf')(), values);
 
 /** Prefixes (or the addresses whose parent prefix is) among those assigned to a VRF satisfying `cond` on `a.vrf_id`. */
 function assigned(owner: Owner, h: CustomFilterHelpers, cond: Sql): Sql {

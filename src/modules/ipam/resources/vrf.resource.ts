@@ -1,10 +1,9 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { statusMixin } from '../../extras/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
 import { globalNamespace} from './common';
 import { namespaceResource } from './namespace.resource';
-import { prefixResource } from './prefix.resource';
 import { routeTargetResource } from './route-target.resource';
 
 const targets = (table: string) =>
@@ -35,7 +34,7 @@ export const vrfResource = defineResource({
     description: field.string({ maxLength: 255 }),
     import_targets: targets('ipam_vrf_import_targets'),
     export_targets: targets('ipam_vrf_export_targets'),
-    prefixes: field.manyToMany(() => prefixResource, { table: 'ipam_vrfprefixassignment', source: 'vrf_id', target: 'prefix_id' }, { readOnly: true }),
+    prefixes: field.manyToMany(model('ipam.prefix'), { table: 'ipam_vrfprefixassignment', source: 'vrf_id', target: 'prefix_id' }, { readOnly: true }),
   },
   uniqueTogether: [{ fields: ['namespace', 'rd'] }],
   search: ['name', 'rd', 'description'],

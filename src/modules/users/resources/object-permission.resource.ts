@@ -1,6 +1,6 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { FilterCompiler } from '../../../core/resource/query/filter-compiler';
+import { filterCompiler } from '../../../core/resource/query/scope';
 import { ValueError } from '../../../core/resource/query/values';
 import { groupResource } from './group.resource';
 import { userResource } from './user.resource';
@@ -51,7 +51,7 @@ export const objectPermissionResource = defineResource({
     const list = Array.isArray(constraints) ? constraints : [constraints];
     // A PATCH of the constraints alone is checked against the stored object types.
     const types = await s.linked('object_types');
-    const compiler = new FilterCompiler(ctx, exec);
+    const compiler = filterCompiler(ctx, exec);
     for (const type of types) {
       const def = ctx.registry.get(type);
       if (!def) continue;

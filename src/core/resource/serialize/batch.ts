@@ -1,0 +1,62 @@
+import type { Row } from '../../../database/db';
+import type { RequestContext } from '../../context';
+import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
+import type { ModelExtension } from '../extension';
+import type { Field, ManyToManyField } from '../fields';
+import type { Ancestry } from '../query/tree';
+import type { Encoder } from './json-encoder';
+
+export type Obj = Record<string, unknown>;
+
+export interface ReadOptions {
+  depth: number;
+  excludeM2m?: boolean;
+  /** Opt-in extras: relationships, computed_fields, config_context. */
+  include?: ReadonlySet<string>;
+}
+
+/** Everything loaded for one batch of rows of one model at one level. */
+export interface Batch {
+  def: ResourceDefinition;
+  rows: Row[];
+  root: boolean;
+  depth: number;
+  ancestry?: Map<string, Ancestry>;
+  displayRows: Map<string, Map<string, Row>>;
+  /** fk field name -> id -> nested representation (only loaded when depth > 0). */
+  nested: Map<string, Map<string, Obj>>;
+  /**
+   * fk field name -> id -> the reference shown for it: one object per related object and batch
+   * (a page's 1,000 addresses name a handful of statuses and parents), never changed once made.
+   */
+  refs: Map<string, Map<string, Obj>>;
+  /** The display helpers of the row being represented (one object per batch). */
+  helpers?: DisplayHelpers & { row: Row };
+  /** Slug parts of the related names and ancestors of this batch's natural slugs. */
+  slugs: Map<unknown, string>;
+  /** m2m field -> owner id -> list of items. */
+  many: Map<string, Map<string, unknown[]>>;
+  counts: Map<string, Map<string, number>>;
+  /** Computed fields with a batch loader: field -> id -> value. */
+  loaded: Map<string, Map<string, unknown>>;
+  /** What each extension loaded for this batch (custom field definitions). */
+  extended: Map<ModelExtension, unknown>;
+  /** The extensions that show keys on this batch's representations. */
+  extensions: ModelExtension[];
+  /** The fields this representation shows, computed once per batch. */
+  shown: Field[];
+  /** Many-to-many fields shown after the timestamps (tags). */
+  trailing: ManyToManyField[];
+  listUrl: string;
+  type: string;
+  /** Every key of this batch's representations, in order (set by the first one made, when there are several). */
+  template?: Obj;
+  /** The JSON encoder of a root batch's representations (set with the template). */
+  encode?: Encoder;
+}
+
+export const ref = (ctx: RequestContext, def: ResourceDefinition, id: string): Obj => ({
+  id,
+  object_type: objectType(def),
+  url: `${ctx.listUrl(def)}${id}/`,
+});

@@ -1,0 +1,124 @@
+import type { Row } from '../../../database/db';
+import { and, ident, inList, isTrue, sql } from '../../../database/sql';
+import type { Action } from '../../context';
+import { objectType, ResourceDefinition } from '../definition';
+import { ConflictError, PermissionDeniedError } from '../errors';
+import { scopeCondition } from '../query/scope';
+import { chunks, WriteRun } from './item';
+
+/**
+ * Deletes objects (already loaded within the delete scope) with everything that cascades
+ * from them; refuses with 409 when other objects protect them.
+ */
+export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: Row[]): Promise<void> {
+  if (!rows.length) return;
+  const doomed = await collect(run, def, rows.map((r) => String(r.id)));
+  await checkCascadeScope(run, def, rows, doomed);
+  if (def.beforeDelete) await def.beforeDelete(rows, run.w);
+  for (const [d, ids] of doomed) {
+    for (const f of Object.values(d.fields)) {
+      if (f.kind === 'm2m' && f.through.discriminator) {
+        for (const chunk of chunks([...ids])) {
+          await run.exec.execute(sql`DELETE FROM ${ident(f.through.table)} WHERE ${ident(f.through.discriminator)} = ${objectType(d)} AND ${inList(ident(f.through.source), chunk)}`);
+        }
+      }
+    }
+  }
+  // Objects that point here through a generic foreign key (notes) go too: no database
+  // foreign key can express that relation.
+  for (const [d, ids] of doomed) {
+    for (const owner of run.ctx.registry.all()) {
+      for (const f of Object.values(owner.fields)) {
+        if (f.kind !== 'gfk' || (f.allowed && !f.allowed(d))) continue;
+        for (const chunk of chunks([...ids])) {
+          await run.exec.execute(sql`DELETE FROM ${ident(owner.table)} WHERE ${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), chunk)}`);
+        }
+      }
+    }
+  }
+  for (const chunk of chunks(rows.map((r) => String(r.id)))) {
+    await run.exec.execute(sql`DELETE FROM ${ident(def.table)} WHERE ${inList(ident('id'), chunk)}`);
+  }
+  if (def.afterDelete) await def.afterDelete(rows, run.w);
+}
+
+/**
+ * A delete reaches further than the objects named: cascades delete dependents and SET NULL
+ * changes others. Each of them must be one the requester may delete (or change): otherwise the
+ * whole delete is refused, saying how many, naming none (they may be hidden).
+ */
+export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, rows: Row[], doomed: Map<ResourceDefinition, Set<string>>): Promise<void> {
+  const named = new Set(rows.map((r) => String(r.id)));
+  let refused = 0;
+  let changed = 0;
+  const outside = async (d: ResourceDefinition, ids: string[], action: Action) => {
+    const scope = await scopeCondition(run.ctx, run.exec, d, action, 'c', { base: false });
+    if (isTrue(scope) || !ids.length) return 0;
+    let inside = 0;
+    for (const chunk of chunks(ids)) {
+      const [{ n }] = await run.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(d.table)} c WHERE ${and([inList(ident('c', 'id'), chunk), scope])}`);
+      inside += Number(n);
+    }
+    return ids.length - inside;
+  };
+  for (const [d, set] of doomed) refused += await outside(d, [...set].filter((id) => !(d === def && named.has(id))), 'delete');
+  for (const [d, set] of doomed) {
+    for (const rel of run.ctx.registry.reverseOf(d)) {
+      // A reference the system keeps (read-only, or recomputed like a prefix's parent) is bookkeeping, not the requester's change.
+      if (rel.field.onDelete !== 'setNull' || rel.field.readOnly || rel.field.maintained || rel.def.readOnly) continue;
+      const gone = doomed.get(rel.def);
+      for (const chunk of chunks([...set])) {
+        const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(rel.def.table)} WHERE ${inList(ident(rel.field.column), chunk)}`);
+        changed += await outside(rel.def, deps.map((r) => String(r.id)).filter((id) => !gone?.has(id)), 'change');
+      }
+    }
+  }
+  if (refused) throw new PermissionDeniedError(`Unable to delete object: it would also delete ${refused} dependent object${refused === 1 ? '' : 's'} that you may not delete.`);
+  if (changed) throw new PermissionDeniedError(`Unable to delete object: it would also change ${changed} object${changed === 1 ? '' : 's'} that you may not change.`);
+}
+
+/** Everything a delete takes with it (cascades), after checking nothing protects it. */
+export async function collect(run: WriteRun, def: ResourceDefinition, ids: string[]): Promise<Map<ResourceDefinition, Set<string>>> {
+  const doomed = new Map<ResourceDefinition, Set<string>>([[def, new Set(ids)]]);
+  const protectedBy: { def: ResourceDefinition; row: Row }[] = [];
+  let frontier: [ResourceDefinition, string[]][] = [[def, ids]];
+  while (frontier.length) {
+    const next: [ResourceDefinition, string[]][] = [];
+    for (const [d, list] of frontier) {
+      for (const rel of run.ctx.registry.reverseOf(d)) {
+        if (rel.field.onDelete === 'setNull') continue;
+        for (const chunk of chunks(list)) {
+          const deps = await run.exec.query(sql`SELECT * FROM ${ident(rel.def.table)} WHERE ${inList(ident(rel.field.column), chunk)}`);
+          if (!deps.length) continue;
+          if (rel.field.onDelete === 'protect') deps.forEach((row) => protectedBy.push({ def: rel.def, row }));
+          else {
+            const set = doomed.get(rel.def) ?? new Set<string>();
+            const fresh = deps.map((r) => String(r.id)).filter((x) => !set.has(x));
+            fresh.forEach((x) => set.add(x));
+            doomed.set(rel.def, set);
+            if (fresh.length) next.push([rel.def, fresh]);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
+  const blocking = protectedBy.filter((p) => !doomed.get(p.def)?.has(String(p.row.id)));
+  if (blocking.length) {
+    const unique = [...new Map(blocking.map((b) => [String(b.row.id), b])).values()];
+    // Name only the dependents the requester may view; the others are only counted.
+    const visible = new Set<string>();
+    for (const d of new Set(unique.map((b) => b.def))) {
+      const idsOf = unique.filter((b) => b.def === d).map((b) => String(b.row.id));
+      for (const chunk of chunks(idsOf)) {
+        const rows = await run.exec.query<{ id: string }>(sql`SELECT ${ident('v', 'id')} AS ${ident('id')} FROM ${ident(d.table)} ${ident('v')} WHERE ${and([inList(ident('v', 'id'), chunk), await scopeCondition(run.ctx, run.exec, d, 'view', 'v')])}`);
+        rows.forEach((r) => visible.add(String(r.id)));
+      }
+    }
+    const names = unique.filter((b) => visible.has(String(b.row.id))).map((b) => `${b.def.display(b.row, { related: () => null, ancestors: [] })} (${b.row.id})`);
+    const hidden = unique.length - names.length;
+    if (hidden) names.push(`${hidden} that you may not view`);
+    throw new ConflictError(`Unable to delete object. ${unique.length} dependent objects were found: ${names.join(', ')}`);
+  }
+  return doomed;
+}

@@ -1,0 +1,87 @@
+import { ident, inList, join, param, sql } from '../../../database/sql';
+import { objectType, ResourceDefinition } from '../definition';
+import type { ContentTypesField, ManyToManyField } from '../fields';
+import { columnTypes, storedColumns } from '../storage';
+import { append } from '../../collections';
+import { INSERT_CHUNK, Item, same, WriteRun } from './item';
+import { state } from './resolve';
+
+/** The saving stage of a write: one INSERT per chunk, UPDATEs grouped by changed columns, then the links. */
+export async function save(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
+  const states = items.map((i) => state(run, def, i, create));
+  if (def.beforeSave) await def.beforeSave(states, run.w);
+  const now = run.ctx.now();
+  const columns = storedColumns(def);
+  const types = columnTypes(def);
+  const d = run.exec.dialect;
+  if (create) {
+    for (const item of items) {
+      item.values.created = now;
+      item.values.last_updated = now;
+    }
+    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+      const chunk = items.slice(i, i + INSERT_CHUNK);
+      const rows = chunk.map((it) => sql`(${join(columns.map((c) => param(d.toDb(it.values[c] ?? null, types[c]))))})`);
+      await run.exec.execute(sql`INSERT INTO ${ident(def.table)} (${join(columns.map((c) => ident(c)))}) VALUES ${join(rows)}`);
+    }
+  } else {
+    // Group rows by the set of changed columns: one statement per group.
+    const groups = new Map<string, Item[]>();
+    for (const item of items) {
+      item.values.last_updated = now;
+      const changed = columns.filter((c) => c !== 'id' && c !== 'created' && (c === 'last_updated' || c in item.set || !same(item.existing?.[c], item.values[c])));
+      const key = changed.join(',');
+      append(groups, key, item);
+    }
+    for (const [key, group] of groups) {
+      const changed = key.split(',');
+      for (let i = 0; i < group.length; i += INSERT_CHUNK) {
+        const chunk = group.slice(i, i + INSERT_CHUNK);
+        const ids = chunk.map((it) => it.id);
+        const assignments = changed.map((c) => {
+          if (chunk.length === 1) return sql`${ident(c)} = ${d.toDb(chunk[0].values[c] ?? null, types[c])}`;
+          const cases = chunk.map((it) => sql` WHEN ${it.id} THEN ${d.typedParam(d.toDb(it.values[c] ?? null, types[c]), types[c])}`);
+          return sql`${ident(c)} = CASE ${ident('id')}${join(cases, '')} END`;
+        });
+        await run.exec.execute(sql`UPDATE ${ident(def.table)} SET ${join(assignments)} WHERE ${inList(ident('id'), ids)}`);
+      }
+    }
+  }
+  await saveMany(run, def, items, create);
+  if (def.afterSave) await def.afterSave(items.map((i) => i.id), run.w, states);
+}
+
+export async function saveMany(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
+  for (const f of Object.values(def.fields)) {
+    if (f.kind === 'm2m' && f.writable) await saveLinks(run, def, f, items, create, (i) => i.m2m.get(f.name));
+    if (f.kind === 'contentTypes') await saveContentTypes(run, f, items, create);
+  }
+}
+
+export async function saveLinks(run: WriteRun, def: ResourceDefinition, f: ManyToManyField, items: Item[], create: boolean, get: (i: Item) => string[] | undefined) {
+  const touched = items.filter((i) => get(i) !== undefined);
+  if (!touched.length) return;
+  const th = f.through;
+  const disc = th.discriminator;
+  if (!create) {
+    await run.exec.execute(
+      sql`DELETE FROM ${ident(th.table)} WHERE ${inList(ident(th.source), touched.map((i) => i.id))}${disc ? sql` AND ${ident(disc)} = ${objectType(def)}` : sql``}`,
+    );
+  }
+  const rows = touched.flatMap((i) => get(i)!.map((t) => (disc ? [i.id, t, objectType(def)] : [i.id, t])));
+  const cols = disc ? [th.source, th.target, disc] : [th.source, th.target];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    await run.exec.execute(sql`INSERT INTO ${ident(th.table)} (${join(cols.map((c) => ident(c)))}) VALUES ${join(chunk.map((r) => sql`(${join(r.map((v) => param(v)))})`))}`);
+  }
+}
+
+export async function saveContentTypes(run: WriteRun, f: ContentTypesField, items: Item[], create: boolean) {
+  const touched = items.filter((i) => i.contentTypes.has(f.name));
+  if (!touched.length) return;
+  if (!create) await run.exec.execute(sql`DELETE FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), touched.map((i) => i.id))}`);
+  const rows = touched.flatMap((i) => i.contentTypes.get(f.name)!.map((ct) => sql`(${i.id}, ${ct})`));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} (${ident(f.through.source)}, ${ident('content_type')}) VALUES ${join(rows.slice(i, i + INSERT_CHUNK))}`);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Dialect } from '../../../database/dialect';
+import { and, ident, inList, join, or, Sql, sql } from '../../../database/sql';
+import type { ResourceDefinition } from '../definition';
+import type { ForeignKeyField } from '../fields';
+import { descendantIds } from '../query/tree';
+import { addError, label, REQUIRED } from '../serialize/input';
+import { INSERT_CHUNK, Item, keyOf, WriteRun } from './item';
+
+/** Model-independent checks of a write: defaults of foreign keys, tree cycles, uniqueness. */
+/** A tree node may not become its own ancestor. */
+export async function checkTreeCycles(run: WriteRun, def: ResourceDefinition, items: Item[]): Promise<void> {
+  const parent = def.fields[def.tree!.parent] as ForeignKeyField;
+  const moved = items.filter((i) => i.touched.has(parent.name) && i.values[parent.column]);
+  if (!moved.length) return;
+  for (const item of moved) {
+    const below = new Set(await descendantIds(run.exec, def, [item.id]));
+    if (below.has(String(item.values[parent.column]))) addError(item.errors, parent.name, 'Cannot assign self or a descendant as the parent.');
+  }
+}
+
+/** Required foreign keys with a default (e.g. the Global namespace) when omitted on create. */
+export async function applyDefaultsForForeignKeys(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
+  if (!create) return;
+  for (const f of Object.values(def.fields)) {
+    if (f.kind !== 'fk' || !f.default) continue;
+    const missing = items.filter((i) => !i.touched.has(f.name));
+    if (!missing.length) continue;
+    const id = await f.default(run.w);
+    if (!id) {
+      // No default to fall back on (the Global namespace was renamed or deleted): the field must be given.
+      if (!f.nullable) for (const item of missing) addError(item.errors, f.name, REQUIRED);
+      continue;
+    }
+    const [row] = await run.exec.query(sql`SELECT * FROM ${ident(f.target().table)} WHERE ${ident('id')} = ${id}`);
+    for (const item of missing) {
+      item.values[f.column] = item.set[f.column] = id;
+      if (row) item.related.set(f.name, row);
+    }
+  }
+}
+
+/** Unique fields and unique-together sets, checked for the whole batch in a few statements. */
+export async function checkUnique(run: WriteRun, def: ResourceDefinition, items: Item[]): Promise<void> {
+  const ok = items.filter((i) => !Object.keys(i.errors).length);
+  if (!ok.length) return;
+  // Stored rows that this batch updates are checked with their new values, below.
+  const batchIds = new Set(ok.filter((i) => i.existing).map((i) => i.id));
+  const sets: { fields: string[]; columns: string[]; field: string; message: (vals: unknown[]) => string; nullsEqual: boolean }[] = [];
+  for (const f of Object.values(def.fields)) {
+    if (f.kind === 'scalar' && f.unique) {
+      sets.push({ fields: [f.name], columns: [f.column], field: f.name, message: () => `${def.verboseName} with this ${label(def, f.name)} already exists.`, nullsEqual: false });
+    }
+  }
+  for (const u of def.uniqueTogether ?? []) {
+    const columns = u.columns ?? u.fields.flatMap((n) => {
+      const f = def.fields[n];
+      return f?.kind === 'fk' ? [f.column] : f?.kind === 'scalar' ? [f.column] : f?.kind === 'composite' ? f.columns : [n];
+    });
+    sets.push({ fields: u.fields, columns, field: u.field ?? 'non_field_errors', message: (vals) => (typeof u.message === 'function' ? u.message(vals) : (u.message ?? `The fields ${u.fields.join(', ')} must make a unique set.`)), nullsEqual: !!u.nullsEqual });
+  }
+  // The id itself, when clients supply it.
+  sets.push({ fields: ['id'], columns: ['id'], field: 'id', message: () => `${def.verboseName} with this Id already exists.`, nullsEqual: false });
+  for (const s of sets) {
+    const relevant = ok.filter((i) => (s.fields[0] === 'id' ? !i.existing : s.fields.some((n) => i.touched.has(n) || !i.existing)));
+    const tuples = relevant
+      .map((i) => ({ item: i, vals: s.columns.map((c) => i.values[c] ?? null) }))
+      .filter((t) => s.nullsEqual || t.vals.every((v) => v !== null));
+    if (!tuples.length) continue;
+    const seen = new Map<string, Item>();
+    for (const t of tuples) {
+      const k = JSON.stringify(t.vals.map(keyOf));
+      const prev = seen.get(k);
+      if (prev && prev.id !== t.item.id) addError(t.item.errors, s.field, s.message(t.vals));
+      else seen.set(k, t.item);
+    }
+    for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
+      const chunk = tuples.slice(i, i + INSERT_CHUNK);
+      const cond = tupleCondition(run.exec.dialect, s.columns, chunk.map((t) => t.vals));
+      const rows = await run.exec.query(sql`SELECT ${join(['id', ...s.columns].map((c) => ident(c)))} FROM ${ident(def.table)} WHERE ${cond}`);
+      const byKey = new Map(chunk.map((t) => [JSON.stringify(t.vals.map(keyOf)), t]));
+      for (const r of rows) {
+        if (batchIds.has(String(r.id))) continue;
+        const owner = byKey.get(JSON.stringify(s.columns.map((c) => keyOf(r[c]))));
+        if (owner && (!owner.item.existing || owner.item.id !== String(r.id))) addError(owner.item.errors, s.field, s.message(owner.vals));
+      }
+    }
+  }
+}
+
+/**
+ * Rows equal to any of the tuples, as few conditions as the tuples allow: tuples that agree on
+ * every column but the last share one IN list (`namespace = ? AND host IN (...)`), which the
+ * database serves as one index scan rather than hundreds of OR-ed equalities.
+ */
+function tupleCondition(d: Dialect, columns: string[], tuples: unknown[][]): Sql {
+  const eq = (c: string, v: unknown) => (v === null ? sql`${ident(c)} IS NULL` : sql`${ident(c)} = ${d.toDb(v, 'string')}`);
+  const last = columns[columns.length - 1];
+  const groups = new Map<string, { head: unknown[]; tails: unknown[] }>();
+  for (const vals of tuples) {
+    const head = vals.slice(0, -1);
+    const k = JSON.stringify(head.map(keyOf));
+    if (!groups.has(k)) groups.set(k, { head, tails: [] });
+    groups.get(k)!.tails.push(vals[vals.length - 1]);
+  }
+  return or(
+    [...groups.values()].map((g) => {
+      const present = g.tails.filter((v) => v !== null);
+      const tail = or([present.length ? inList(ident(last), present.map((v) => d.toDb(v, 'string'))) : null, present.length < g.tails.length ? sql`${ident(last)} IS NULL` : null]);
+      return and([...g.head.map((v, j) => eq(columns[j], v)), tail]);
+    }),
+  );
+}
