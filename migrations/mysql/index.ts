@@ -6,6 +6,7 @@ import { Identity1763942400000 } from './1763942400000-identity';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
 import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
+import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -17,4 +18,5 @@ export const mysqlMigrations = [
   IdentityUserLinks1764201600000,
   AlignKeysAndIndexes1795582205013,
   ManufacturersAndPlatforms1795582638408,
+  AuthThrottleAndTokenSecret1795594043821,
 ];

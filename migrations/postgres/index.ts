@@ -8,6 +8,7 @@ import { CustomFieldNotifications1764115200000 } from './1764115200000-custom-fi
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
 import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
+import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -21,4 +22,5 @@ export const postgresMigrations = [
   IdentityUserLinks1764201600000,
   AlignKeysAndIndexes1795582205013,
   ManufacturersAndPlatforms1795582638408,
+  AuthThrottleAndTokenSecret1795594043821,
 ];

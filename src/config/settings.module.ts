@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Settings } from './settings';
+import { withServerSecret } from './server-secret';
 
 export const SETTINGS = Symbol('SETTINGS');
 /** The clock requests see (tests inject a fixed or movable one). */
@@ -13,7 +14,8 @@ export class SettingsModule {
     return {
       module: SettingsModule,
       providers: [
-        { provide: SETTINGS, useValue: settings },
+        // SECRET_KEY is always set from here on (see withServerSecret).
+        { provide: SETTINGS, useValue: withServerSecret(settings) },
         { provide: CLOCK, useValue: clock },
       ],
       exports: [SETTINGS, CLOCK],

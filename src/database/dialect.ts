@@ -1,4 +1,4 @@
-import { Sql, SqlNode, sql, raw, ident, param } from './sql';
+import { Sql, SqlNode, sql, raw, ident, join, param } from './sql';
 
 export type DialectName = 'postgres' | 'mysql';
 
@@ -55,6 +55,13 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Shared row lock clause for a SELECT: others may read and share-lock, nobody may change the rows. */
   readonly lockShared: string;
+  /**
+   * The clause after `INSERT ... VALUES ...` that turns a conflict on the table's primary or
+   * unique `key` into an update setting `set` (expressions may read the stored row as
+   * `table.column`). Keep each expression free of the columns set before it: MySQL evaluates the
+   * assignments in order, each seeing the ones before.
+   */
+  onConflictUpdate(key: string[], set: [column: string, value: Sql][]): Sql;
   /** Classifies a driver error. */
   errorKind(err: unknown): 'unique' | 'foreign_key' | 'timeout' | 'regex' | 'invalid_value' | 'deadlock' | null;
 }
@@ -129,6 +136,8 @@ export const postgresDialect: Dialect = {
   deferredPaging: false,
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
+  onConflictUpdate: (key, set) =>
+    sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO UPDATE SET ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))}`,
   errorKind(err) {
     const { code } = driverCode(err);
     if (code === '23505') return 'unique';
@@ -178,6 +187,7 @@ export const mysqlDialect: Dialect = {
   deferredPaging: true,
   forUpdate: ' FOR UPDATE',
   lockShared: ' LOCK IN SHARE MODE',
+  onConflictUpdate: (_key, set) => sql` ON DUPLICATE KEY UPDATE ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))}`,
   errorKind(err) {
     const { code, errno } = driverCode(err);
     if (code === 'ER_DUP_ENTRY' || errno === 1062) return 'unique';

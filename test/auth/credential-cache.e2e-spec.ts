@@ -24,7 +24,7 @@ eachDatabase('credential cache', (t) => {
     return read;
   };
   const tokenId = async (key: string) =>
-    String((await t().db.query(sql`SELECT ${ident('id')} AS id FROM ${ident('users_token')} WHERE ${ident('key_hash')} = ${hashTokenKey(key)}`))[0].id);
+    String((await t().db.query(sql`SELECT ${ident('id')} AS id FROM ${ident('users_token')} WHERE ${ident('key_hash')} = ${hashTokenKey(t().secret, key)}`))[0].id);
   let n = 0;
   // A list's first request counts its total on its own, later ones inside the page statement.
   beforeAll(() => t().get(LIST).expect(200));
@@ -96,7 +96,7 @@ eachDatabase('credential cache', (t) => {
         t(),
         `INSERT INTO "users_token" ("id", "user_id", "key_hash", "key_suffix", "expires", "write_enabled", "description", "created", "last_updated")
          VALUES ($1, $2, $3, $4, NULL, $5, 'outside', $6, $6)`,
-        [randomUUID(), uid, hashTokenKey(key), key.slice(-6), true, now],
+        [randomUUID(), uid, hashTokenKey(t().secret, key), key.slice(-6), true, now],
       );
     }
     await t().get(LIST, key).expect(200);
@@ -141,12 +141,12 @@ eachDatabase('credential cache', (t) => {
       await warm(key);
       await warm(other);
     }
-    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(key)]);
+    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(t().secret, key)]);
     const refused = async (k: string) => (await t().get(LIST, k)).status === 403;
     if (t().kind === 'mysql') expect(await refused(key)).toBe(true);
     else expect(await eventually(() => refused(key))).toBe(true);
 
-    await outside(t(), `UPDATE "users_user" SET "is_active" = $1 WHERE "id" = (SELECT "user_id" FROM "users_token" WHERE "key_hash" = $2)`, [false, hashTokenKey(other)]);
+    await outside(t(), `UPDATE "users_user" SET "is_active" = $1 WHERE "id" = (SELECT "user_id" FROM "users_token" WHERE "key_hash" = $2)`, [false, hashTokenKey(t().secret, other)]);
     if (t().kind === 'mysql') expect(await refused(other)).toBe(true);
     else expect(await eventually(() => refused(other))).toBe(true);
 
@@ -170,11 +170,11 @@ eachDatabase('credential cache', (t) => {
     );
     expect(ended).toEqual([{ ended: true }]);
     // No notification can tell this process now: the next request must read the table.
-    await outside(t(), `UPDATE "users_token" SET "write_enabled" = $1 WHERE "key_hash" = $2`, [false, hashTokenKey(key)]);
+    await outside(t(), `UPDATE "users_token" SET "write_enabled" = $1 WHERE "key_hash" = $2`, [false, hashTokenKey(t().secret, key)]);
     await t().post('/api/tenancy/tenant-groups/', { name: 'after the listener died' }, key).expect(403);
     // A new listener (connected on demand) brings the cache back.
     expect(await eventually(async () => (await cost(key)) === read - 1)).toBe(true);
-    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(key)]);
+    await outside(t(), `DELETE FROM "users_token" WHERE "key_hash" = $1`, [hashTokenKey(t().secret, key)]);
     expect(await eventually(async () => (await t().get(LIST, key)).status === 403)).toBe(true);
   });
 });

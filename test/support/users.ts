@@ -6,7 +6,7 @@ import { issueToken, TestApp } from '../../src/core/testing/harness';
  * Gives any user a token, as an administrator would: the API only lets users create their own
  * tokens, and users that come from identities have no password to ask for one.
  */
-export const tokenFor = (t: TestApp, userId: string, writeEnabled = true, key = generateTokenKey()): Promise<string> => issueToken(t.db, userId, writeEnabled, key);
+export const tokenFor = (t: TestApp, userId: string, writeEnabled = true, key = generateTokenKey()): Promise<string> => issueToken(t, userId, writeEnabled, key);
 
 /** Starts a browser session for a user and returns the Cookie header that carries it. */
 export async function sessionCookieFor(t: TestApp, userId: string): Promise<string> {

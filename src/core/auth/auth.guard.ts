@@ -84,8 +84,13 @@ export class AuthGuard implements CanActivate {
       if (scheme.toLowerCase() === 'token') {
         if (!rest.length) throw new NotAuthenticatedError('Invalid token header. No credentials provided.');
         if (rest.length > 1) throw new NotAuthenticatedError('Invalid token header. Token string should not contain spaces.');
+        const address = req.ip ?? '';
+        this.throttle.checkTokenAddress(address);
         const found = await this.store.byTokenKey(rest[0]);
-        if (!found) throw new NotAuthenticatedError('Invalid token');
+        if (!found) {
+          await this.throttle.tokenFailed(address);
+          throw new NotAuthenticatedError('Invalid token');
+        }
         if (found.token.expires && found.token.expires.getTime() < now.getTime()) throw new NotAuthenticatedError('Token expired');
         return { user: await this.active(found.user, now), via: 'token', writeEnabled: found.token.writeEnabled, tokenId: found.token.id };
       }
@@ -110,15 +115,13 @@ export class AuthGuard implements CanActivate {
 
   private async basicAuth(req: NkRequest, res: unknown): Promise<AuthUser> {
     const username = decodeBasicUsername(req.headers.authorization ?? '');
-    await this.throttle.check(username, req.ip ?? '');
+    // Counted before the password is checked: parallel guesses cannot outrun the limit.
+    const attempt = await this.throttle.attempt(username, req.ip ?? '');
     const user = await new Promise<AuthUser | false>((resolve, reject) => {
       this.basic.authenticate('basic', { session: false }, (err: unknown, u: AuthUser | false) => (err ? reject(err) : resolve(u)))(req, res, reject);
     });
-    if (!user) {
-      await this.throttle.failure(username, req.ip ?? '');
-      throw new NotAuthenticatedError('Invalid username/password.');
-    }
-    await this.throttle.success(username, req.ip ?? '');
+    if (!user) throw new NotAuthenticatedError('Invalid username/password.');
+    await attempt.succeeded();
     return user;
   }
 }

@@ -1,33 +1,140 @@
-import { Injectable } from '@nestjs/common';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { CLOCK, Clock } from '../../config/settings.module';
+import { Db } from '../../database/db';
+import { ident, inList, join, Sql, sql } from '../../database/sql';
 import { TooManyRequestsError } from '../resource/errors';
+import { AUTH_THROTTLE_TABLE } from './throttle.table';
+
+interface Bucket {
+  id: string;
+  limit: number;
+}
+
+const PASSWORD_WINDOW_MS = 15 * 60_000;
+/** Guesses at one user's password from one address. */
+const PER_USER_AND_ADDRESS = 5;
+/** Guesses from one address, at any users. */
+const PER_ADDRESS = 20;
+/** Guesses at one user from anywhere: locks the account, so far above what one address may try. */
+const PER_USER = 100;
+const TOKEN_WINDOW_MS = 60_000;
+/** Unknown token keys presented from one address. */
+const TOKEN_FAILURES_PER_ADDRESS = 60;
+
+type CountRow = { bucket: string; attempts: number; window_start: Date | string };
+
+const bucket = (...parts: string[]) => createHash('sha256').update(parts.join('\0'), 'utf8').digest('hex');
+
+/** A password attempt that has been counted: a correct password gives the count back. */
+export interface PasswordAttempt {
+  succeeded(): Promise<void>;
+}
 
 /**
- * Slows password guessing: after repeated failures for one username, or from one client
- * address, further attempts are refused with 429 and Retry-After until the window passes.
- * A success clears the username's count.
+ * Slows password and token guessing. A password attempt is counted before the password is
+ * checked, atomically in the database, so parallel guesses (or guesses spread over instances)
+ * cannot outrun the count: at most the limit of them are ever checked. Limits apply per user
+ * and address first, per address, and per user only at a much higher count, so a stranger
+ * cannot lock an account out with a few guesses. A correct password gives its count back.
+ * Unknown token keys are counted per address; once an address passes the limit, this instance
+ * refuses its tokens before looking them up until the window ends.
  */
 @Injectable()
 export class LoginThrottle {
-  private readonly perUser = new RateLimiterMemory({ keyPrefix: 'user', points: 5, duration: 15 * 60, blockDuration: 15 * 60 });
-  private readonly perAddress = new RateLimiterMemory({ keyPrefix: 'addr', points: 20, duration: 15 * 60, blockDuration: 15 * 60 });
+  /** Addresses refused token lookups until the time given (this instance's memory of the shared count). */
+  private readonly tokenBlocked = new Map<string, number>();
 
-  /** Throws 429 when either key is blocked. */
-  async check(username: string, address: string): Promise<void> {
-    const [u, a] = await Promise.all([this.perUser.get(username.toLowerCase()), this.perAddress.get(address)]);
-    const blocked = [u && u.consumedPoints >= 5 ? u.msBeforeNext : 0, a && a.consumedPoints >= 20 ? a.msBeforeNext : 0];
-    const wait = Math.max(...blocked);
-    if (wait > 0) throw new TooManyRequestsError(Math.ceil(wait / 1000));
+  constructor(
+    private readonly db: Db,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Counts an attempt at `username`'s password; throws 429 when any of its limits is passed. */
+  async attempt(username: string, address: string): Promise<PasswordAttempt> {
+    const user = username.toLowerCase();
+    const pair: Bucket = { id: bucket('password-user-address', user, address), limit: PER_USER_AND_ADDRESS };
+    const perAddress: Bucket = { id: bucket('password-address', address), limit: PER_ADDRESS };
+    const perUser: Bucket = { id: bucket('password-user', user), limit: PER_USER };
+    const all = [pair, perAddress, perUser];
+    const wait = await this.count(all, PASSWORD_WINDOW_MS);
+    if (wait > 0) {
+      // A refused attempt is not a guess: it must not count towards the user's lock.
+      await this.giveBack(all);
+      throw new TooManyRequestsError(wait);
+    }
+    return {
+      succeeded: async () => {
+        await this.db.execute(sql`DELETE FROM ${ident(AUTH_THROTTLE_TABLE.name)} WHERE ${ident('bucket')} = ${pair.id}
+          OR ${ident('window_start')} < ${new Date(this.clock().getTime() - PASSWORD_WINDOW_MS)}`);
+        await this.giveBack([perAddress, perUser]);
+      },
+    };
   }
 
-  async failure(username: string, address: string): Promise<void> {
-    await Promise.all([
-      this.perUser.penalty(username.toLowerCase(), 1),
-      this.perAddress.penalty(address, 1),
-    ]);
+  /** Throws 429 while this address is refused token lookups (no statement). */
+  checkTokenAddress(address: string): void {
+    const until = this.tokenBlocked.get(address);
+    if (until === undefined) return;
+    const now = this.clock().getTime();
+    if (until > now) throw new TooManyRequestsError(Math.ceil((until - now) / 1000));
+    this.tokenBlocked.delete(address);
   }
 
-  async success(username: string, _address: string): Promise<void> {
-    await this.perUser.delete(username.toLowerCase());
+  /** Counts an unknown token key from this address; throws 429 once past the limit. */
+  async tokenFailed(address: string): Promise<void> {
+    const wait = await this.count([{ id: bucket('token-address', address), limit: TOKEN_FAILURES_PER_ADDRESS }], TOKEN_WINDOW_MS);
+    if (wait <= 0) return;
+    if (this.tokenBlocked.size > 10_000) this.tokenBlocked.clear();
+    this.tokenBlocked.set(address, this.clock().getTime() + wait * 1000);
+    throw new TooManyRequestsError(wait);
+  }
+
+  /**
+   * Adds one to each bucket (starting a new window where the old one has ended) and returns the
+   * seconds to wait when any is now past its limit, else 0. The counts are read in the
+   * transaction that made them, holding the rows: each attempt sees its own place in line.
+   * Existing rows are updated first, taking their write locks at once (an upsert's shared lock
+   * then write lock deadlocks under parallel attempts on MySQL); only missing ones are inserted.
+   */
+  private async count(buckets: Bucket[], windowMs: number): Promise<number> {
+    const now = this.clock();
+    const cutoff = new Date(now.getTime() - windowMs);
+    const t = ident(AUTH_THROTTLE_TABLE.name);
+    const ids = buckets.map((b) => b.id);
+    const rows = await this.db.retryingTransaction(async (tx) => {
+      const d = tx.dialect;
+      const stored = (c: string) => sql`${t}.${ident(c)}`;
+      const expired = sql`${stored('window_start')} <= ${d.typedParam(cutoff, 'datetime')}`;
+      const set: [string, Sql][] = [
+        // `attempts` first: on MySQL the second assignment sees the first.
+        ['attempts', sql`CASE WHEN ${expired} THEN 1 ELSE ${stored('attempts')} + 1 END`],
+        ['window_start', sql`CASE WHEN ${expired} THEN ${d.typedParam(now, 'datetime')} ELSE ${stored('window_start')} END`],
+      ];
+      const read = () =>
+        tx.query<CountRow>(sql`SELECT ${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')} FROM ${t} WHERE ${inList(ident('bucket'), ids)}`);
+      await tx.execute(sql`UPDATE ${t} SET ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))} WHERE ${inList(ident('bucket'), ids)}`);
+      const found = await read();
+      const missing = ids.filter((id) => !found.some((r) => r.bucket === id));
+      if (!missing.length) return found;
+      // Another attempt may insert the same bucket meanwhile: then this one counts on top of it.
+      await tx.execute(
+        sql`INSERT INTO ${t} (${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')}) VALUES ${join(missing.map((id) => sql`(${id}, ${1}, ${now})`))}${d.onConflictUpdate(['bucket'], set)}`,
+      );
+      return read();
+    }, 10);
+    let waitMs = 0;
+    for (const r of rows) {
+      const limit = buckets.find((b) => b.id === r.bucket)?.limit ?? Infinity;
+      if (Number(r.attempts) > limit) waitMs = Math.max(waitMs, new Date(r.window_start).getTime() + windowMs - now.getTime());
+    }
+    return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
+  }
+
+  private async giveBack(buckets: Bucket[]): Promise<void> {
+    const t = ident(AUTH_THROTTLE_TABLE.name);
+    await this.db.execute(
+      sql`UPDATE ${t} SET ${ident('attempts')} = ${ident('attempts')} - 1 WHERE ${inList(ident('bucket'), buckets.map((b) => b.id))} AND ${ident('attempts')} > 0`,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, keylen: number, opts: object) => Promise<Buffer>;
@@ -38,5 +38,19 @@ export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAA
 /** 40 hexadecimal characters, as the reference's token keys. */
 export const generateTokenKey = () => randomBytes(20).toString('hex');
 
-/** Token keys are stored only as their SHA-256 (they carry 160 random bits, so no salt is needed). */
-export const hashTokenKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+/** What a token key looks like: 40 hexadecimal characters. */
+export const TOKEN_KEY = /^[0-9a-fA-F]{40}$/;
+
+/**
+ * Token keys are stored only as HMAC-SHA-256(server secret, SHA-256(key)): fast, as a check on
+ * every request must be (the keys carry 160 random bits, so no salt is needed), and a stolen
+ * table cannot be checked offline without the secret. Keyed over the SHA-256 so that rows stored
+ * before the secret was used (plain SHA-256) upgrade in place: `keyLegacyTokenHash`.
+ */
+export const hashTokenKey = (secret: string, key: string) => keyLegacyTokenHash(secret, createHash('sha256').update(key, 'utf8').digest('hex'));
+
+/** A stored plain SHA-256 of a key, as earlier versions kept it, turned into today's hash. */
+export const keyLegacyTokenHash = (secret: string, sha256Hex: string) => createHmac('sha256', secret).update(sha256Hex, 'utf8').digest('hex');
+
+/** Identifies a secret without revealing it: stored to catch a start with a different secret. */
+export const secretFingerprint = (secret: string) => createHmac('sha256', secret).update('netkeel secret fingerprint', 'utf8').digest('hex');

@@ -25,7 +25,8 @@ export class SessionService {
     @Inject(SETTINGS) settings: Settings,
     @Inject(CREDENTIAL_STORE) private readonly store: CredentialStore,
   ) {
-    this.secret = settings.SECRET_KEY ? Buffer.from(settings.SECRET_KEY) : randomBytes(32);
+    // Always set: the settings module fills it in (withServerSecret).
+    this.secret = Buffer.from(settings.SECRET_KEY ?? randomBytes(32));
   }
 
   private sign(value: string): string {

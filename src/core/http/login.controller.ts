@@ -67,18 +67,16 @@ export class LoginController {
       return this.form(next, 'Your login form expired; please try again.', 403);
     }
     const username = form.get('username') ?? '';
+    let attempt;
     try {
-      await this.throttle.check(username, req.ip ?? '');
+      attempt = await this.throttle.attempt(username, req.ip ?? '');
     } catch (e) {
       if (e instanceof TooManyRequestsError) return this.form(next, 'Too many failed attempts; wait and try again.', 429, { 'Retry-After': String(e.retryAfterSeconds) });
       throw e;
     }
     const user = await this.store.byPassword(username, form.get('password') ?? '');
-    if (!user || !user.is_active) {
-      await this.throttle.failure(username, req.ip ?? '');
-      return this.form(next, 'Please enter a correct username and password.');
-    }
-    await this.throttle.success(username, req.ip ?? '');
+    if (!user || !user.is_active) return this.form(next, 'Please enter a correct username and password.');
+    await attempt.succeeded();
     return redirect(next, await this.sessions.start(user.id, req.secure));
   }
 

@@ -6,6 +6,7 @@ import { modelColumns, modelTable, ownsThroughTable, throughTable } from './stor
 
 import { append } from '../collections';
 import { SEED_TABLE } from './seed';
+import { AUTH_THROTTLE_TABLE } from '../auth/throttle.table';
 
 export interface ReverseRelation {
   def: ResourceDefinition;
@@ -37,7 +38,7 @@ export class ResourceRegistry {
   constructor(defs: ResourceDefinition[] = [], tables: TableSchema[] = [], extensions: ModelExtension[] = []) {
     this.extensions.push(...extensions);
     defs.forEach((d) => this.add(d));
-    [SEED_TABLE, ...tables].forEach((t) => this.addTable(t));
+    [SEED_TABLE, AUTH_THROTTLE_TABLE, ...tables].forEach((t) => this.addTable(t));
   }
 
   /**

@@ -2,7 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { loadSettings } from '../../config/settings';
+import { loadSettings, Settings } from '../../config/settings';
+import { SETTINGS } from '../../config/settings.module';
 import { createApp } from '../../bootstrap';
 import { Db } from '../../database/db';
 import { ident, join, sql } from '../../database/sql';
@@ -19,6 +20,8 @@ export interface TestApp {
   url?: string;
   app: INestApplication;
   db: Db;
+  /** The server secret the app keys token hashes with. */
+  secret: string;
   /** The superuser's token. */
   token: string;
   http: ReturnType<typeof request>;
@@ -40,12 +43,12 @@ export interface TestApp {
 }
 
 /** Writes a token for a user straight into the database, as POST /api/users/tokens/ would; returns its key. */
-export async function issueToken(db: Db, userId: string, writeEnabled = true, key = generateTokenKey()): Promise<string> {
+export async function issueToken({ db, secret }: { db: Db; secret: string }, userId: string, writeEnabled = true, key = generateTokenKey()): Promise<string> {
   const now = new Date();
   const cols = ['id', 'user_id', 'key_hash', 'key_suffix', 'expires', 'write_enabled', 'description', 'created', 'last_updated'];
   await db.execute(
     sql`INSERT INTO ${ident('users_token')} (${join(cols.map((c) => ident(c)))})
-        VALUES (${randomUUID()}, ${userId}, ${hashTokenKey(key)}, ${key.slice(-6)}, ${null}, ${writeEnabled}, ${'test'}, ${now}, ${now})`,
+        VALUES (${randomUUID()}, ${userId}, ${hashTokenKey(secret, key)}, ${key.slice(-6)}, ${null}, ${writeEnabled}, ${'test'}, ${now}, ${now})`,
   );
   return key;
 }
@@ -91,11 +94,13 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
   const auth = (t: request.Test, token: string | null | undefined) => (token === null ? t : t.set('Authorization', `Token ${token ?? ADMIN_TOKEN}`));
   const withBody = (t: request.Test, body: unknown) => (body === undefined ? t : t.send(body as object));
   const db = app.get(Db);
+  const secret = (app.get(SETTINGS) as Settings).SECRET_KEY as string;
   return {
     kind,
     url,
     app,
     db,
+    secret,
     token: ADMIN_TOKEN,
     http: request(server),
     get: (p, token) => auth(request(server).get(p), token),
@@ -119,7 +124,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
       }));
       const res = await call('post', '/api/users/permissions/', permissions);
       if (res.status !== 201) throw new Error(`permission: ${JSON.stringify(res.body)}`);
-      return issueToken(db, String(user.body.id));
+      return issueToken({ db, secret }, String(user.body.id));
     },
     async countStatements(fn) {
       const before = db.statements;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SETTINGS } from '../../config/settings.module';
 import type { Settings } from '../../config/settings';
 import type { WatchedCache } from '../../database/change-feed';
-import { DUMMY_HASH, hashTokenKey, verifyPassword } from '../../core/auth/passwords';
+import { DUMMY_HASH, hashTokenKey, TOKEN_KEY, verifyPassword } from '../../core/auth/passwords';
 import type { CredentialStore, PermissionStore, StoredPermission, TokenInfo } from '../../core/auth/auth.types';
 import type { AuthUser } from '../../core/context';
 import { Db, Row } from '../../database/db';
@@ -30,11 +30,15 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
   /** Users' permissions by user id, likewise. */
   private readonly permissions?: WatchedCache<string, readonly StoredPermission[]>;
 
+  /** Keys the token hashes (set by the settings module). */
+  private readonly secret: string;
+
   constructor(
     private readonly db: Db,
     registry: ResourceRegistry,
     @Inject(SETTINGS) settings: Settings,
   ) {
+    this.secret = settings.SECRET_KEY as string;
     if (!settings.CREDENTIAL_CACHE) return;
     // The tables come from the declarations (`watched`), which also give them their notify triggers.
     this.tokens = db.feed.cache(registry.watchedTables(['users.token', 'users.user']), { max: 10_000, ttlMs: 60_000 });
@@ -43,8 +47,9 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
   }
 
   async byTokenKey(key: string): Promise<TokenCredential | null> {
-    if (key.length > 200) return null;
-    const hash = hashTokenKey(key);
+    // Anything but 40 hexadecimal characters was never issued: no hash, no statement.
+    if (!TOKEN_KEY.test(key)) return null;
+    const hash = hashTokenKey(this.secret, key);
     return this.tokens ? this.tokens.get(hash, () => this.loadToken(hash)) : this.loadToken(hash);
   }
 

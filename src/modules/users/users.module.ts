@@ -17,10 +17,17 @@ export const sessionTable = defineTable({
   foreignKeys: { user_id: ['users_user', 'cascade'] },
 });
 
+/** A fingerprint of the server secret that the token hashes are keyed with (users.bootstrap). */
+export const secretCheckTable = defineTable({
+  name: 'users_secret_check',
+  columns: { name: column.string(50), fingerprint: column.string(64) },
+  primaryKey: ['name'],
+});
+
 export const usersApp = defineApp({
   label: 'users',
   resources: [userResource, groupResource, objectPermissionResource, tokenResource],
-  tables: [sessionTable],
+  tables: [sessionTable, secretCheckTable],
   providers: [
     UsersCredentialStore,
     { provide: CREDENTIAL_STORE, useExisting: UsersCredentialStore },

@@ -1,4 +1,4 @@
-import { generateTokenKey, hashTokenKey } from '../../../core/auth/passwords';
+import { generateTokenKey, hashTokenKey, TOKEN_KEY } from '../../../core/auth/passwords';
 import type { RequestContext } from '../../../core/context';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
@@ -8,6 +8,8 @@ import { column } from '../../../database/schema/schema';
 import { userResource } from './user.resource';
 
 const NOBODY = '00000000-0000-0000-0000-000000000000';
+/** The settings module always sets it (withServerSecret). */
+const secret = (ctx: RequestContext) => ctx.settings.SECRET_KEY as string;
 const plainKeyCacheKey = (id: string) => `token-key:${id}`;
 
 /** The key is shown in full only in the response that creates it; later reads are masked. */
@@ -37,7 +39,9 @@ export const tokenResource = defineResource({
         // The masked form a GET shows is accepted back unchanged (a PUT of a read representation).
         if (typeof v === 'string' && /^\*+[0-9a-f]{6}$/.test(v)) return {};
         if (typeof v !== 'string' || v.length !== 40) return 'Ensure this field has exactly 40 characters.';
-        return { key_hash: hashTokenKey(v), key_suffix: v.slice(-6), _plain_key: v };
+        if (!TOKEN_KEY.test(v)) return 'Enter a key of 40 hexadecimal characters (0-9, a-f).';
+        // Hashed in beforeSave, which knows the server secret.
+        return { key_suffix: v.slice(-6), _plain_key: v };
       },
       immutable: 'The key of a token cannot be changed; create a new token instead.',
     }),
@@ -49,7 +53,7 @@ export const tokenResource = defineResource({
   filters: {
     /** Find a token by its key: compared by hash, since keys are never stored. */
     key: {
-      compile: (values, _l, h) => inList(h.col('key_hash'), values.map((v) => hashTokenKey(String(v)))),
+      compile: (values, _l, h) => inList(h.col('key_hash'), values.map((v) => hashTokenKey(secret(h.ctx), String(v)))),
     },
   },
   features: [],
@@ -57,16 +61,18 @@ export const tokenResource = defineResource({
   basicAuth: ['add'],
   /** Every user sees and manages only their own tokens, superusers included. */
   baseScope: (ctx) => ({ user: ctx.principal.user?.id ?? NOBODY }),
+  rules(s, { ctx }) {
+    // A token that could never be used is a mistake, not a credential.
+    const expires = s.values.expires;
+    if (s.create && expires && new Date(expires as string).getTime() <= ctx.now().getTime()) return { expires: ['The expiry time must be in the future.'] };
+  },
   beforeSave(states, { ctx }) {
     for (const s of states) {
       if (!s.create) continue;
       s.values.user_id = ctx.principal.user?.id ?? null;
-      let key = s.values._plain_key as string | undefined;
-      if (!key) {
-        key = generateTokenKey();
-        s.values.key_hash = hashTokenKey(key);
-        s.values.key_suffix = key.slice(-6);
-      }
+      const key = (s.values._plain_key as string | undefined) ?? generateTokenKey();
+      s.values.key_hash = hashTokenKey(secret(ctx), key);
+      s.values.key_suffix = key.slice(-6);
       ctx.cache.set(plainKeyCacheKey(String(s.values.id)), key);
     }
   },
