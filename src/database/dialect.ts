@@ -55,13 +55,8 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Shared row lock clause for a SELECT: others may read and share-lock, nobody may change the rows. */
   readonly lockShared: string;
-  /**
-   * The clause after `INSERT ... VALUES ...` that turns a conflict on the table's primary or
-   * unique `key` into an update setting `set` (expressions may read the stored row as
-   * `table.column`). Keep each expression free of the columns set before it: MySQL evaluates the
-   * assignments in order, each seeing the ones before.
-   */
-  onConflictUpdate(key: string[], set: [column: string, value: Sql][]): Sql;
+  /** The clause after `INSERT ... VALUES ...` that skips rows whose primary or unique `key` exists. */
+  onConflictIgnore(key: string[]): Sql;
   /** Classifies a driver error. */
   errorKind(err: unknown): 'unique' | 'foreign_key' | 'timeout' | 'regex' | 'invalid_value' | 'deadlock' | null;
 }
@@ -136,8 +131,7 @@ export const postgresDialect: Dialect = {
   deferredPaging: false,
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
-  onConflictUpdate: (key, set) =>
-    sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO UPDATE SET ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))}`,
+  onConflictIgnore: (key) => sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO NOTHING`,
   errorKind(err) {
     const { code } = driverCode(err);
     if (code === '23505') return 'unique';
@@ -187,7 +181,8 @@ export const mysqlDialect: Dialect = {
   deferredPaging: true,
   forUpdate: ' FOR UPDATE',
   lockShared: ' LOCK IN SHARE MODE',
-  onConflictUpdate: (_key, set) => sql` ON DUPLICATE KEY UPDATE ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))}`,
+  // Not INSERT IGNORE, which would also turn other errors (a bad value) into warnings.
+  onConflictIgnore: (key) => sql` ON DUPLICATE KEY UPDATE ${ident(key[0])} = ${ident(key[0])}`,
   errorKind(err) {
     const { code, errno } = driverCode(err);
     if (code === 'ER_DUP_ENTRY' || errno === 1062) return 'unique';
@@ -195,7 +190,8 @@ export const mysqlDialect: Dialect = {
     if (errno === 1969 || errno === 3024 || code === 'ER_STATEMENT_TIMEOUT' || code === 'ER_QUERY_TIMEOUT') return 'timeout';
     if (errno === 1139 || errno === 3685 || errno === 3692 || errno === 3699 || code === 'ER_REGEXP_ERROR') return 'regex';
     if (errno === 1213 || errno === 1205) return 'deadlock';
-    if (errno === 1292 || errno === 1366 || errno === 1264 || errno === 1406) return 'invalid_value';
+    // 4025: a CHECK constraint (a JSON column's validity) refused the value.
+    if (errno === 1292 || errno === 1366 || errno === 1264 || errno === 1406 || errno === 4025) return 'invalid_value';
     return null;
   },
 };

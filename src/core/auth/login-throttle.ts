@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CLOCK, Clock } from '../../config/settings.module';
 import { Db } from '../../database/db';
-import { ident, inList, join, Sql, sql } from '../../database/sql';
+import { ident, inList, join, sql } from '../../database/sql';
 import { TooManyRequestsError } from '../resource/errors';
 import { AUTH_THROTTLE_TABLE } from './throttle.table';
 
@@ -21,6 +21,8 @@ const PER_USER = 100;
 const TOKEN_WINDOW_MS = 60_000;
 /** Unknown token keys presented from one address. */
 const TOKEN_FAILURES_PER_ADDRESS = 60;
+
+class RowGone extends Error {}
 
 type CountRow = { bucket: string; attempts: number; window_start: Date | string };
 
@@ -92,37 +94,40 @@ export class LoginThrottle {
 
   /**
    * Adds one to each bucket (starting a new window where the old one has ended) and returns the
-   * seconds to wait when any is now past its limit, else 0. The counts are read in the
-   * transaction that made them, holding the rows: each attempt sees its own place in line.
-   * Existing rows are updated first, taking their write locks at once (an upsert's shared lock
-   * then write lock deadlocks under parallel attempts on MySQL); only missing ones are inserted.
+   * seconds to wait when any is now past its limit, else 0. The rows are made to exist first
+   * (committed at once, so the lock is not held); then one transaction updates them, holding
+   * their write locks, and reads the counts it made: each attempt sees its own place in line.
+   * An update that misses a row (removed meanwhile as stale) starts over.
    */
   private async count(buckets: Bucket[], windowMs: number): Promise<number> {
     const now = this.clock();
     const cutoff = new Date(now.getTime() - windowMs);
     const t = ident(AUTH_THROTTLE_TABLE.name);
-    const ids = buckets.map((b) => b.id);
-    const rows = await this.db.retryingTransaction(async (tx) => {
-      const d = tx.dialect;
-      const stored = (c: string) => sql`${t}.${ident(c)}`;
-      const expired = sql`${stored('window_start')} <= ${d.typedParam(cutoff, 'datetime')}`;
-      const set: [string, Sql][] = [
-        // `attempts` first: on MySQL the second assignment sees the first.
-        ['attempts', sql`CASE WHEN ${expired} THEN 1 ELSE ${stored('attempts')} + 1 END`],
-        ['window_start', sql`CASE WHEN ${expired} THEN ${d.typedParam(now, 'datetime')} ELSE ${stored('window_start')} END`],
-      ];
-      const read = () =>
-        tx.query<CountRow>(sql`SELECT ${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')} FROM ${t} WHERE ${inList(ident('bucket'), ids)}`);
-      await tx.execute(sql`UPDATE ${t} SET ${join(set.map(([c, v]) => sql`${ident(c)} = ${v}`))} WHERE ${inList(ident('bucket'), ids)}`);
-      const found = await read();
-      const missing = ids.filter((id) => !found.some((r) => r.bucket === id));
-      if (!missing.length) return found;
-      // Another attempt may insert the same bucket meanwhile: then this one counts on top of it.
-      await tx.execute(
-        sql`INSERT INTO ${t} (${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')}) VALUES ${join(missing.map((id) => sql`(${id}, ${1}, ${now})`))}${d.onConflictUpdate(['bucket'], set)}`,
+    // One order for every statement that locks these rows: no deadlock between attempts.
+    const ids = buckets.map((b) => b.id).sort();
+    const d = this.db.dialect;
+    const stored = (c: string) => sql`${t}.${ident(c)}`;
+    const expired = sql`${stored('window_start')} <= ${d.typedParam(cutoff, 'datetime')}`;
+    // `attempts` first: on MySQL the second assignment sees the first.
+    const increment = sql`UPDATE ${t} SET ${ident('attempts')} = CASE WHEN ${expired} THEN 1 ELSE ${stored('attempts')} + 1 END,
+      ${ident('window_start')} = CASE WHEN ${expired} THEN ${d.typedParam(now, 'datetime')} ELSE ${stored('window_start')} END
+      WHERE ${inList(ident('bucket'), ids)}`;
+    let rows: CountRow[] | null = null;
+    for (let attempt = 0; !rows; attempt++) {
+      if (attempt === 5) throw new Error('could not count the attempt');
+      await this.db.execute(
+        sql`INSERT INTO ${t} (${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')}) VALUES ${join(ids.map((id) => sql`(${id}, ${0}, ${now})`))}${d.onConflictIgnore(['bucket'])}`,
       );
-      return read();
-    }, 10);
+      rows = await this.db
+        .retryingTransaction(async (tx) => {
+          if ((await tx.execute(increment)) !== ids.length) throw new RowGone();
+          return tx.query<CountRow>(sql`SELECT ${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')} FROM ${t} WHERE ${inList(ident('bucket'), ids)}`);
+        }, 10)
+        .catch((e: unknown) => {
+          if (e instanceof RowGone) return null; // rolled back: nothing was counted
+          throw e;
+        });
+    }
     let waitMs = 0;
     for (const r of rows) {
       const limit = buckets.find((b) => b.id === r.bucket)?.limit ?? Infinity;

@@ -10,7 +10,9 @@ describe('ApiExceptionFilter', () => {
     class WeirdError extends Error {}
     const r = map(new WeirdError('boom'));
     expect(r.status).toBe(500);
-    expect(r.body).toMatchObject({ error: 'boom', exception: 'WeirdError', netkeel_version: expect.any(String) });
+    expect(r.body).toEqual({ error: 'boom', exception: 'WeirdError', netkeel_version: expect.any(String) });
+    // No runtime version for an attacker to match exploits against.
+    expect(JSON.stringify(r.body)).not.toContain(process.version);
   });
 
   it('maps domain errors to the reference shapes', () => {

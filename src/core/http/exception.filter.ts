@@ -86,7 +86,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     this.logger.error(err.stack ?? err.message);
     return {
       status: 500,
-      body: { error: err.message, exception: err.constructor?.name ?? 'Error', netkeel_version: NETKEEL_VERSION, node_version: process.version },
+      // No runtime versions: they only help an attacker pick an exploit.
+      body: { error: err.message, exception: err.constructor?.name ?? 'Error', netkeel_version: NETKEEL_VERSION },
       headers: {},
     };
   }

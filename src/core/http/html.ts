@@ -6,8 +6,12 @@ export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-act
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function render(v: unknown, indent: string, origin: string): string {
+/** Deeper than this, a value is shown as its JSON text (values stored before input depth was bounded). */
+const MAX_RENDER_DEPTH = 50;
+
+function render(v: unknown, indent: string, origin: string, depth = 0): string {
   if (v === null) return '<span class="n">null</span>';
+  if (typeof v === 'object' && depth >= MAX_RENDER_DEPTH) return `<span class="s">${esc(jsonText(v))}</span>`;
   if (typeof v === 'string') {
     const s = esc(JSON.stringify(v));
     if (v.startsWith(origin + '/')) return `<a href="${esc(v)}">${s}</a>`;
@@ -17,11 +21,20 @@ function render(v: unknown, indent: string, origin: string): string {
   const inner = indent + '    ';
   if (Array.isArray(v)) {
     if (!v.length) return '[]';
-    return `[\n${v.map((x) => inner + render(x, inner, origin)).join(',\n')}\n${indent}]`;
+    return `[\n${v.map((x) => inner + render(x, inner, origin, depth + 1)).join(',\n')}\n${indent}]`;
   }
   const entries = Object.entries(v as Record<string, unknown>);
   if (!entries.length) return '{}';
-  return `{\n${entries.map(([k, x]) => `${inner}<span class="k">${esc(JSON.stringify(k))}</span>: ${render(x, inner, origin)}`).join(',\n')}\n${indent}}`;
+  return `{\n${entries.map(([k, x]) => `${inner}<span class="k">${esc(JSON.stringify(k))}</span>: ${render(x, inner, origin, depth + 1)}`).join(',\n')}\n${indent}}`;
+}
+
+/** JSON text of a value, or a marker where it nests too deep for the runtime to write out. */
+function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return '(nested too deeply to show)';
+  }
 }
 
 export interface PageInfo {

@@ -32,7 +32,10 @@ export function negotiateFormat(accept: string | undefined, format: unknown, htm
   throw new NotAcceptableError();
 }
 
-/** Whether a request asks for CSV (`?format=csv` or `Accept: text/csv`); 406 for a format no one serves. */
+/**
+ * Whether a request asks for CSV (`?format=csv` or `Accept: text/csv`); 406 for a format no one
+ * serves. HTML counts as served (the reply renders it), so `Accept: text/html` alone is no 406.
+ */
 export function wantsCsv(req: { headers: { accept?: string }; query?: Record<string, unknown> }): boolean {
-  return negotiateFormat(req.headers.accept, req.query?.format, false) === 'csv';
+  return negotiateFormat(req.headers.accept, req.query?.format, true) === 'csv';
 }

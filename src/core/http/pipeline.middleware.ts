@@ -1,18 +1,39 @@
 import type { NextFunction, Response } from 'express';
 import { HttpResult } from '../resource/errors';
+import { NUL_MESSAGE } from '../resource/json-limits';
 import type { NkRequest } from './request';
 import { negotiateVersion } from './versioning';
 
 /**
- * Runs before routing for every request: the trailing-slash redirect (302, query kept), API
- * version negotiation (the API-Version header on every response after it) and reading the raw
- * body within the size limit. Errors are answered in the same JSON shape as the exception filter.
+ * Swagger UI at /api/docs/: its own scripts and styles (inline styles included), requests to
+ * this origin only, never in a frame.
+ */
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * Runs before routing for every request: the security headers, the trailing-slash redirect
+ * (302, query kept), API version negotiation (the API-Version header on every response after
+ * it) and reading the raw body within the size limit. Errors are answered in the same JSON
+ * shape as the exception filter.
  */
 export function pipelineMiddleware(maxBodySize: number) {
   return (req: NkRequest, res: Response, next: NextFunction) => {
     const url = req.originalUrl;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    // No response is to be sniffed into another type or framed; API answers (a new token's key,
+    // objects a user may see) are not to be kept by any cache. Swagger UI's files may be.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    if (path.startsWith('/api/docs')) res.setHeader('Content-Security-Policy', DOCS_CSP);
+    if (!isStaticAsset(path)) res.setHeader('Cache-Control', 'no-store');
+    // No database stores a NUL in text: refused here, before it can reach a filter or a lookup.
+    if (/%00/.test(url)) {
+      res.status(400).json({ detail: NUL_MESSAGE });
+      return;
+    }
     if ((path === '/api' || path.startsWith('/api/')) && !path.endsWith('/') && !isStaticAsset(path)) {
       res.redirect(302, `${path}/${q === -1 ? '' : url.slice(q)}`);
       return;

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Principal } from '../context';
 import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../resource/errors';
+import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
 
 /** What netkeel's middleware and guard attach to an Express request. */
 export interface NkRequest extends Request {
@@ -9,20 +10,31 @@ export interface NkRequest extends Request {
   rawBody?: Buffer;
 }
 
-/** Parses the request body by its Content-Type, lazily (after authentication, as the reference does). */
-export function parseBody(req: NkRequest, allowCsv = true): unknown {
+/**
+ * Parses the request body by its Content-Type, lazily (after authentication, as the reference
+ * does). JSON nested deeper than MAX_JSON_DEPTH is a 400, and so is a NUL character anywhere
+ * (no database stores one in text) unless `nul` lets a caller report it field by field.
+ */
+export function parseBody(req: NkRequest, allowCsv = true, nul: 'refuse' | 'pass' = 'refuse'): unknown {
   const raw = req.rawBody ?? Buffer.alloc(0);
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type === 'text/csv' && allowCsv) return { csv: raw };
+  if (type === 'text/csv' && allowCsv) {
+    if (raw.includes(0)) throw new BadRequestError(NUL_MESSAGE);
+    return { csv: raw };
+  }
   if (raw.length === 0) return undefined;
   if (type === '' || type === 'application/json' || type.endsWith('+json')) {
     const text = raw.toString('utf8');
     if (!text.trim()) return undefined;
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (e) {
       throw new BadRequestError(`JSON parse error - ${(e as Error).message}`);
     }
+    checkJsonDepth(value);
+    if (nul === 'refuse' && jsonHasNul(text)) throw new BadRequestError(NUL_MESSAGE);
+    return value;
   }
   throw new UnsupportedMediaTypeError(req.headers['content-type'] ?? '');
 }

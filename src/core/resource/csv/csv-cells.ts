@@ -1,3 +1,4 @@
+import { checkJsonDepth } from '../json-limits';
 import { ValidationError } from '../errors';
 
 /** A null value, and a path past a related object that does not exist (the reference's words). */
@@ -56,9 +57,30 @@ export function jsonCell(v: unknown): string {
 
 /** A JSON field's cell on import: JSON text, or else a hand-written comma list (`view,change`). */
 export function jsonValue(raw: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     return raw.trim() === '' ? [] : raw.split(',').map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : x.trim()));
   }
+  checkJsonDepth(value);
+  return value;
+}
+
+/** What a spreadsheet would run as a formula (or a quote mark, which marks one neutralised). */
+const FORMULA_START = /^[=+\-@\t\r']/;
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * A cell as exported: one that a spreadsheet would take for a formula (starting with `=`, `+`,
+ * `-`, `@`, tab or CR) is prefixed with a quote mark, and so is one that starts with a quote
+ * mark itself, so that `importedCell` can undo exactly what this did. Numbers stay as they are.
+ */
+export function exportedCell(cell: string): string {
+  return FORMULA_START.test(cell) && !NUMBER.test(cell) ? `'${cell}` : cell;
+}
+
+/** Undoes `exportedCell`: a quote mark followed by what it protects is dropped; any other cell is kept. */
+export function importedCell(cell: string): string {
+  return cell.length > 1 && cell[0] === "'" && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
 }

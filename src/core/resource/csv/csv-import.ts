@@ -5,7 +5,7 @@ import { BadRequestError } from '../errors';
 import type { ExtensionContext } from '../extension';
 import type { Field } from '../fields';
 import { isUuid } from '../query/values';
-import { allNoObject, jsonValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
+import { allNoObject, importedCell, jsonValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
 
 /**
  * CSV import: the text parsed, its headers checked, and each row turned into the input object a
@@ -41,7 +41,8 @@ export async function parseCsv(ctx: RequestContext, def: ResourceDefinition, buf
   if (records.length < 2) throw new BadRequestError('The CSV has a header row but no data rows.');
   const x = { ctx, exec: ctx.db, def };
   const out: Record<string, unknown>[] = [];
-  for (const cells of records.slice(1)) out.push(await rowToInput(x, header, cells));
+  // Cells come back as they were before the export neutralised formulas (exportedCell).
+  for (const cells of records.slice(1)) out.push(await rowToInput(x, header, cells.map(importedCell)));
   return out;
 }
 

@@ -10,7 +10,7 @@ import { Query, parseDepth } from '../query/params';
 import { orderBy } from '../query/sort';
 import { ResourceService } from '../resource.service';
 import { Representer } from '../serialize/representer';
-import { csvCell, jsonCell, NO_OBJECT, NULL, rowErrors } from './csv-cells';
+import { csvCell, exportedCell, jsonCell, NO_OBJECT, NULL, rowErrors } from './csv-cells';
 import { parseCsv } from './csv-import';
 import { Column, csvColumns, linkedNames, naturalValues } from './csv-layout';
 
@@ -49,7 +49,7 @@ export class CsvService {
    * given columns, values written as in any export.
    */
   plain(model: string, columns: string[], records: Record<string, unknown>[]): StreamableFile {
-    const rows = records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? NULL : csvCell(r[c]))));
+    const rows = records.map((r) => columns.map((c) => (r[c] === null || r[c] === undefined ? NULL : exportedCell(csvCell(r[c])))));
     return new StreamableFile(Buffer.from(stringify([columns, ...rows])), {
       type: 'text/csv; charset=UTF-8',
       disposition: `attachment; filename="netkeel_${model}_data.csv"`,
@@ -64,7 +64,7 @@ export class CsvService {
       yield stringify([columns.map((c) => c.header)]);
       for (let i = 0; i < ids.length; i += CHUNK) {
         const records = await self.records(ctx, exec, def, ids.slice(i, i + CHUNK), columns);
-        yield stringify(records);
+        yield stringify(records.map((r) => r.map(exportedCell)));
       }
     }
     return new StreamableFile(Readable.from(lines()), {

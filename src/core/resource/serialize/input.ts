@@ -1,3 +1,4 @@
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan, STORED_DEPTH_MESSAGE } from '../json-limits';
 import type { ResourceDefinition } from '../definition';
 import type { FieldErrors } from '../errors';
 import type { CompositeField, Field, ScalarField } from '../fields';
@@ -84,6 +85,7 @@ export function parseScalarInput(f: ScalarField, input: unknown): unknown {
       v = parseUuid(input);
       break;
     case 'json':
+      if (nestedDeeperThan(input, MAX_STORED_JSON_DEPTH)) throw new ValueError(STORED_DEPTH_MESSAGE);
       v = input;
       break;
   }

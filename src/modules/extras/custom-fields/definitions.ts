@@ -1,3 +1,4 @@
+import { MAX_STORED_JSON_DEPTH, nestedDeeperThan, STORED_DEPTH_MESSAGE } from '../../../core/resource/json-limits';
 import type { RequestContext } from '../../../core/context';
 
 export type CustomFieldType = 'text' | 'integer' | 'boolean' | 'date' | 'url' | 'select' | 'multi-select' | 'json' | 'markdown';
@@ -84,6 +85,7 @@ export function validateCustomFieldValue(cf: CustomFieldDefinition, value: unkno
       return list;
     }
     case 'json':
+      if (nestedDeeperThan(value, MAX_STORED_JSON_DEPTH)) throw new Error(STORED_DEPTH_MESSAGE);
       if (cf.validationRegex && typeof value === 'string' && !new RegExp(cf.validationRegex).test(value)) throw new Error(`Value must match regex '${cf.validationRegex}'`);
       return value;
   }

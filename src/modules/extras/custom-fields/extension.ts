@@ -1,3 +1,4 @@
+import { checkJsonDepth } from '../../../core/resource/json-limits';
 import { objectType } from '../../../core/resource/definition';
 import type { ModelExtension } from '../../../core/resource/extension';
 import { csvCell, NULL } from '../../../core/resource/csv/csv-cells';
@@ -85,11 +86,14 @@ function cellValue(type: CustomFieldType | undefined, raw: string): unknown {
   if (type === 'json' || !type) {
     const s = raw.trim();
     if (type === 'json' || s.startsWith('{') || s.startsWith('[')) {
+      let value: unknown;
       try {
-        return JSON.parse(s);
+        value = JSON.parse(s);
       } catch {
         return raw;
       }
+      checkJsonDepth(value);
+      return value;
     }
   }
   return raw;

@@ -49,7 +49,7 @@ export class IdentityIntakeController {
   async put(@Req() req: NkRequest) {
     parseDepth(toQuery(req.query), 'PUT');
     this.intake.checkSize(req.rawBody);
-    const result = await this.intake.put(this.contexts.create(req), String(req.params.slug), String(req.params.sorId), parseBody(req, false));
+    const result = await this.intake.put(this.contexts.create(req), String(req.params.slug), String(req.params.sorId), parseBody(req, false, 'pass'));
     return new ApiResponse(result.created ? 201 : 200, result.body);
   }
 
