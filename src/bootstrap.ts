@@ -32,7 +32,7 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.disable('x-powered-by');
   fastJson(app);
   installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db));
-  app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE));
+  app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE, opts.settings.ALLOWED_HOSTS));
   setupDocs(app);
   app.enableShutdownHooks();
   await app.init();

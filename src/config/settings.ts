@@ -66,6 +66,16 @@ export class Settings {
   })
   EXEMPT_VIEW_PERMISSIONS: string[] = [];
 
+  /**
+   * Host names this service answers to (the Host header; a leading dot matches subdomains, `*`
+   * any). Set it in production: URLs in responses are built from the Host header.
+   */
+  @Transform(toList) @IsString({ each: true }) @Matches(/^(\*|\.?[A-Za-z0-9_.:\[\]-]+)$/, {
+    each: true,
+    message: 'ALLOWED_HOSTS entries must be host names, ".domain" or "*"',
+  })
+  ALLOWED_HOSTS: string[] = ['*'];
+
   @IsOptional() @IsString() @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters long' })
   SECRET_KEY?: string;
 

@@ -26,6 +26,8 @@ const FIELD_VALUES: unknown[] = [
 ];
 /** Whole bodies, as raw text. */
 const BODIES = ['', '{', 'null', '1', '"x"', '[1]', '[null]', '[[]]', '{"id":[]}', '[{"id":{}}]', '[{},{}]', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}'];
+/** Names every JavaScript object answers to: never a filter, a field or a way to an object's prototype. */
+const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 /** Ids in detail URLs. */
 const IDS = ['nope', '00000000-0000-0000-0000-000000000000', '%00', '..', 'a'.repeat(500), '%E0%A4%A', '1;2;3'];
 
@@ -201,6 +203,40 @@ eachDatabase('hostile input', (t) => {
       }
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('treats the names of an object\'s built-in properties as unknown names, everywhere', async () => {
+    const params = ['sort', 'include', 'depth', 'format', 'api_version', 'fields', 'exclude_m2m'];
+    let seed = 0;
+    for (const list of lists) {
+      for (const name of PROTO_NAMES) {
+        const a = await send('get', `${list}?${name}=x`);
+        if (a.status !== 400 || JSON.stringify(a.body) !== JSON.stringify({ [name]: ['Unknown filter field'] })) fail(`GET ${list}?${name}=x`, a);
+        for (const param of some(params, seed++, 2)) await read(`${list}?${param}=${name}`);
+      }
+      await write('post', list, `{${PROTO_NAMES.map((n) => `"${n}": {"polluted": 1}`).join(', ')}, "name": "x"}`);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses JSON nested 10,000 deep in every JSON field, changing nothing', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const registry = t().app.get(ResourceRegistry);
+    let tried = 0;
+    for (const def of registry.all()) {
+      const list = `/api/${def.app}/${def.slug}/`;
+      if (!lists.includes(list)) continue;
+      const { fields, target } = await shape(list);
+      const json = Object.entries(def.fields).filter(([n, f]) => f.kind === 'scalar' && f.type === 'json' && fields.includes(n)).map(([n]) => n);
+      if (fields.includes('custom_fields')) json.push('custom_fields');
+      for (const name of json) {
+        tried++;
+        const body = name === 'custom_fields' ? `{"custom_fields": {"num": ${deep}}}` : `{"${name}": ${deep}}`;
+        await write('post', list, body, `(${name} nested 10,000 deep)`);
+        if (target) await write('patch', `${list}${target.id}/`, body, `(${name} nested 10,000 deep)`);
+      }
+    }
+    expect(tried).toBeGreaterThan(3);
   });
 
   it('refuses wrong allocation requests with a JSON 4xx that changes nothing', async () => {

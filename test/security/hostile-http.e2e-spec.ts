@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { eachDatabase } from '../../src/core/testing/harness';
+import { eachDatabase, startApp, TestApp } from '../../src/core/testing/harness';
 
 const NUL = { detail: 'Null characters are not allowed.' };
 const nested = (depth: number): unknown => {
@@ -100,5 +100,25 @@ eachDatabase('hostile HTTP input', (t) => {
       const res = await t().get(`/api/tenancy/tenants/?description__re=${encodeURIComponent(pattern)}`).expect(400);
       expect(JSON.stringify(res.body)).toMatch(/too costly/);
     }
+  });
+});
+
+/** The Host header is reflected into every URL of a response: only names the service answers to. */
+describe('ALLOWED_HOSTS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp('pglite', { env: { ALLOWED_HOSTS: 'netkeel.example.com,.lab.example' } });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a host it was not told of, and builds URLs from the ones it was', async () => {
+    const evil = await t.get('/api/tenancy/tenants/?limit=1').set('Host', 'evil.example').expect(400);
+    expect(evil.body).toEqual({ detail: 'Invalid HTTP_HOST header: "evil.example". You may need to add it to ALLOWED_HOSTS.' });
+    expect(JSON.stringify(evil.body)).not.toContain('http://evil.example');
+    await t.post('/api/tenancy/tenants/', { name: 'one' }).set('Host', 'netkeel.example.com').expect(201);
+    await t.post('/api/tenancy/tenants/', { name: 'two' }).set('Host', 'netkeel.example.com').expect(201);
+    const list = await t.get('/api/tenancy/tenants/?limit=1').set('Host', 'a.lab.example:8443').expect(200);
+    expect(list.body.next).toMatch(/^http:\/\/a\.lab\.example:8443\/api\/tenancy\/tenants\/\?/);
+    await t.get('/api/tenancy/tenants/').set('Host', 'netkeel.example.com.evil.example').expect(400);
   });
 });

@@ -17,7 +17,8 @@ export const DOCS_CSP =
  * it) and reading the raw body within the size limit. Errors are answered in the same JSON
  * shape as the exception filter.
  */
-export function pipelineMiddleware(maxBodySize: number) {
+export function pipelineMiddleware(maxBodySize: number, allowedHosts: string[] = ['*']) {
+  const hostAllowed = hostCheck(allowedHosts);
   return (req: NkRequest, res: Response, next: NextFunction) => {
     const url = req.originalUrl;
     const q = url.indexOf('?');
@@ -29,6 +30,12 @@ export function pipelineMiddleware(maxBodySize: number) {
     res.setHeader('Referrer-Policy', 'same-origin');
     if (path.startsWith('/api/docs')) res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (!isStaticAsset(path)) res.setHeader('Cache-Control', 'no-store');
+    // URLs in responses are built from Host: only names this service answers to.
+    const host = req.headers.host ?? '';
+    if (!hostAllowed(host)) {
+      res.status(400).json({ detail: `Invalid HTTP_HOST header: ${JSON.stringify(host.slice(0, 255))}. You may need to add it to ALLOWED_HOSTS.` });
+      return;
+    }
     // No database stores a NUL in text: refused here, before it can reach a filter or a lookup.
     if (/%00/.test(url)) {
       res.status(400).json({ detail: NUL_MESSAGE });
@@ -48,6 +55,22 @@ export function pipelineMiddleware(maxBodySize: number) {
     }
     res.setHeader('API-Version', req.apiVersion);
     readBody(req, res, next, maxBodySize);
+  };
+}
+
+/**
+ * ALLOWED_HOSTS as Django reads it: exact names (case-insensitive, any port), `.example.com`
+ * for the domain and its subdomains, `*` for any syntactically valid host.
+ */
+export function hostCheck(allowed: string[]): (host: string) => boolean {
+  const any = allowed.includes('*');
+  const names = allowed.filter((a) => a !== '*').map((a) => a.toLowerCase());
+  return (hostHeader) => {
+    const m = /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i.exec(hostHeader);
+    if (!m) return false;
+    if (any) return true;
+    const name = m[1].toLowerCase().replace(/\.$/, '');
+    return names.some((a) => (a.startsWith('.') ? name === a.slice(1) || name.endsWith(a) : name === a));
   };
 }
 
