@@ -33,7 +33,13 @@ export function databaseTarget(settings: Settings): DatabaseTarget {
   const kind = databaseKind(settings);
   return kind === 'pglite'
     ? { kind, dataDir: settings.DATA_DIR }
-    : { kind, url: settings.DATABASE_URL!.replace(/^mariadb:/, 'mysql:'), statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
+    : {
+        kind,
+        url: settings.DATABASE_URL!.replace(/^mariadb:/, 'mysql:'),
+        statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS,
+        preparedStatements: settings.PREPARED_STATEMENTS,
+        connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT * 1000,
+      };
 }
 
 @Module({})

@@ -39,6 +39,24 @@ describe('settings', () => {
     expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`${name}:`));
   });
 
+  it('never shows a secret in its errors, nor the password of a database URL', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadSettings(env);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(message({ SECRET_KEY: 'hunter2-short' })).toMatch(/^Invalid configuration:\n {2}SECRET_KEY: .*\(got a value that is not shown\)$/);
+    expect(message({ SECRET_KEY: 'hunter2-short' })).not.toContain('hunter2');
+    expect(message({ SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'pw-short' })).not.toContain('pw-short');
+    expect(message({ SUPERUSER_API_TOKEN: 'tok-secret' })).not.toContain('tok-secret');
+    const url = message({ DATABASE_URL: 'oracle://netkeel:s3cret@db.example:1521/x' });
+    expect(url).toContain('oracle://netkeel:***@db.example:1521/x');
+    expect(url).not.toContain('s3cret');
+  });
+
   it('needs a superuser name with a superuser password', () => {
     expect(() => loadSettings({ SUPERUSER_PASSWORD: 'long-enough-password' })).toThrow(/SUPERUSER_NAME/);
   });

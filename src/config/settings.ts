@@ -46,6 +46,10 @@ export class Settings {
   })
   DATABASE_URL?: string;
 
+  /** How long, in seconds, a database server not reachable at start is tried again. */
+  @Transform(toInt) @IsInt() @Min(0)
+  DATABASE_CONNECT_TIMEOUT = 60;
+
   /** Data directory of the embedded database; "memory://" keeps it in memory (tests). */
   @IsString() @MinLength(1)
   DATA_DIR = './data';
@@ -145,13 +149,28 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   const settings = plainToInstance(Settings, raw, { exposeDefaultValues: true });
   const errors = validateSync(settings, { forbidUnknownValues: false });
   if (errors.length) {
-    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')} (got ${JSON.stringify(raw[e.property])})`);
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')} (got ${shown(e.property, raw[e.property])})`);
     throw new SettingsError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   if (settings.SUPERUSER_PASSWORD && !settings.SUPERUSER_NAME) {
     throw new SettingsError('Invalid configuration:\n  SUPERUSER_NAME: required when SUPERUSER_PASSWORD is set');
   }
   return settings;
+}
+
+/** Settings whose values are secrets: an error names them and never shows them. */
+const SECRETS = new Set(['SECRET_KEY', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN']);
+
+/** A setting's value as an error message may show it: secrets hidden, a URL's password masked. */
+export function shown(name: string, value: unknown): string {
+  if (SECRETS.has(name)) return 'a value that is not shown';
+  if (name === 'DATABASE_URL' && typeof value === 'string') return JSON.stringify(maskUrl(value));
+  return JSON.stringify(value);
+}
+
+/** A database URL with its password replaced by `***` (also when it does not parse as a URL). */
+export function maskUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@');
 }
 
 export type DatabaseKind = 'pglite' | 'postgres' | 'mysql';

@@ -6,13 +6,14 @@ import { UserStatusService } from './auth/user-status';
 import { ContextFactory } from './http/context.factory';
 import { RootController } from './http/root.controller';
 import { LoginController } from './http/login.controller';
+import { HealthController } from './http/health.controller';
 import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
 
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
-  controllers: [RootController, LoginController],
+  controllers: [RootController, LoginController, HealthController],
   providers: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
   exports: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
 })

@@ -45,6 +45,8 @@ export interface DatabaseTarget {
   statementTimeoutMs?: number;
   /** PostgreSQL server: run reads as prepared statements (default true). */
   preparedStatements?: boolean;
+  /** A server not reachable at start is tried again for this long, in ms (0 = once). */
+  connectTimeoutMs?: number;
 }
 
 export interface OpenDatabase {

@@ -4,6 +4,7 @@ import { mysqlMigrations } from '../../migrations/mysql';
 import { postgresMigrations } from '../../migrations/postgres';
 import { DatabaseTarget, openDatabase, OpenDatabase, timeoutStatements } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
+import { describeTarget, openWithRetry } from './connect';
 import { Db } from './db';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
@@ -46,7 +47,9 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: OPEN_DATABASE,
           useFactory: async () => {
             const logger = new Logger('Database');
-            const open = await openDatabase(target, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+            const open = await openWithRetry(target, () => openDatabase(target, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } }), target.connectTimeoutMs ?? 0, logger);
+            const [{ v }] = await open.dataSource.query('SELECT VERSION() AS v');
+            logger.log(`Using ${describeTarget(target)}: ${String(v).split(' on ')[0].split(',')[0]}`);
             const applied = await migrate(open);
             if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
             return open;

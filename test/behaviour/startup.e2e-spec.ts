@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -32,6 +32,22 @@ describe('start-up', () => {
     expect(res.out).toMatch(/PORT: /);
   });
 
+  it('waits for a database server that does not answer, then stops with one line naming it, never its password', async () => {
+    const res = await run({ DATABASE_URL: 'postgres://netkeel:pw-secret@127.0.0.1:1/inventory', DATABASE_CONNECT_TIMEOUT: '1' }, false);
+    expect(res.code).toBe(1);
+    expect(res.out).toMatch(/not reachable \(attempt 1\): connect ECONNREFUSED 127\.0\.0\.1:1; trying again in 1 s/);
+    expect(res.out).toMatch(/netkeel: failed to start: Could not open the database \(PostgreSQL at 127\.0\.0\.1:1\/inventory\) after \d attempt\(s\): connect ECONNREFUSED/);
+    expect(res.out).not.toContain('pw-secret');
+    expect(res.out).not.toMatch(/^\s+at /m);
+  });
+
+  it('never shows a secret setting it refuses', async () => {
+    const res = await run({ SECRET_KEY: 'too-short-to-be-a-secret', DATA_DIR: dir });
+    expect(res.code).toBe(2);
+    expect(res.out).toMatch(/SECRET_KEY: /);
+    expect(res.out).not.toContain('too-short-to-be-a-secret');
+  });
+
   it('creates admin with a random password and token on the first start only, and prints them once', async () => {
     const port = String(21000 + Math.floor(Math.random() * 2000));
     const first = await run({ DATA_DIR: dir, PORT: port });
@@ -39,6 +55,8 @@ describe('start-up', () => {
     const token = /API token: ([0-9a-f]{40})/.exec(first.out)?.[1];
     expect(password).toBeDefined();
     expect(token).toBeDefined();
+    // The generated server secret is kept, readable by its owner only, and used again.
+    expect(statSync(join(dir, 'secret_key')).mode & 0o777).toBe(0o600);
     const second = await run({ DATA_DIR: dir, PORT: port });
     expect(second.out).not.toMatch(/API token/);
     // the printed credentials work
@@ -46,6 +64,9 @@ describe('start-up', () => {
     await new Promise<void>((r) => server.stdout.on('data', (b: Buffer) => b.toString().includes('listening on') && r()));
     try {
       await request(`http://127.0.0.1:${port}`).get('/api/').set('Authorization', `Token ${token}`).expect(200);
+      // Probes need no credentials.
+      expect((await request(`http://127.0.0.1:${port}`).get('/health/').expect(200)).body).toEqual({ status: 'ok' });
+      expect((await request(`http://127.0.0.1:${port}`).get('/ready/').expect(200)).body).toEqual({ status: 'ready' });
       const res = await request(`http://127.0.0.1:${port}`).post('/api/users/tokens/').set('Authorization', `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`).expect(201);
       expect(res.body.key).toMatch(/^[0-9a-f]{40}$/);
       const statuses = await request(`http://127.0.0.1:${port}`).get('/api/extras/statuses/').set('Authorization', `Token ${token}`).expect(200);

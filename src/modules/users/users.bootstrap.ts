@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SETTINGS } from '../../config/settings.module';
 import type { Settings } from '../../config/settings';
 import { generateTokenKey, hashPassword, hashTokenKey, keyLegacyTokenHash, secretFingerprint } from '../../core/auth/passwords';
+import { StartupError } from '../../database/connect';
 import { Db, Executor } from '../../database/db';
 import { ident, inList, join, sql } from '../../database/sql';
 
@@ -63,7 +64,7 @@ export class UsersBootstrap implements OnApplicationBootstrap {
     const [row] = await tx.query<{ fingerprint: string }>(sql`SELECT ${ident('fingerprint')} FROM ${ident('users_secret_check')} WHERE ${ident('name')} = ${'token_hash'}`);
     if (row) {
       if (row.fingerprint !== fingerprint) {
-        throw new Error(
+        throw new StartupError(
           "SECRET_KEY is not the secret this database's API tokens were hashed with: start with that secret (SECRET_KEY, or DATA_DIR/secret_key), or no token will authenticate",
         );
       }
