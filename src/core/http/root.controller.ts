@@ -2,20 +2,24 @@ import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { SETTINGS } from '../../config/settings.module';
 import { databaseKind, Settings } from '../../config/settings';
 import { Db } from '../../database/db';
-import { raw } from '../../database/sql';
+import { ident, join, raw, sql } from '../../database/sql';
 import { NAUTOBOT_VERSION, NETKEEL_VERSION } from '../../version';
 import { Authenticated } from '../auth/decorators';
 import { ResourceRegistry } from '../resource/registry';
+import { objectType, ResourceDefinition } from '../resource/definition';
+import { scopeCondition, scopeConstraints } from '../resource/query/scope';
+import { ContextFactory } from './context.factory';
 import { NotFoundError } from '../resource/errors';
 import { baseUrl, NkRequest } from './request';
 
-/** The API root, one root per app, and the status endpoint. */
+/** The API root, one root per app, the status endpoint and the home page's counts. */
 @Controller('api')
 export class RootController {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly db: Db,
     @Inject(SETTINGS) private readonly settings: Settings,
+    private readonly contexts: ContextFactory,
   ) {}
 
   @Get()
@@ -40,6 +44,33 @@ export class RootController {
       'node-version': process.version.replace(/^v/, ''),
       'plugins': {},
     };
+  }
+
+  /**
+   * The home page's counts: per app, each model the requester may view, with its list URL and
+   * how many of its objects the requester may view. One statement for all of them.
+   */
+  @Get('home')
+  @Authenticated()
+  async home(@Req() req: NkRequest) {
+    const ctx = this.contexts.create(req);
+    const viewable: ResourceDefinition[] = [];
+    for (const def of this.registry.all()) {
+      const constraints = await scopeConstraints(ctx, def, 'view');
+      if (constraints === null || constraints.length) viewable.push(def);
+    }
+    const counts = new Map<string, number>();
+    if (viewable.length) {
+      const parts = await Promise.all(
+        viewable.map(async (def) => sql`SELECT ${objectType(def)} AS ${ident('t')}, COUNT(*) AS ${ident('n')} FROM ${ident(def.table)} ${ident('h')} WHERE ${await scopeCondition(ctx, ctx.db, def, 'view', 'h')}`),
+      );
+      for (const r of await this.db.query<{ t: string; n: number }>(join(parts, ' UNION ALL '))) counts.set(r.t, Number(r.n));
+    }
+    const out: Record<string, { verbose_name_plural: string; url: string; count: number }[]> = {};
+    for (const def of viewable) {
+      (out[def.app] ??= []).push({ verbose_name_plural: def.verboseNamePlural, url: ctx.listUrl(def), count: counts.get(objectType(def)) ?? 0 });
+    }
+    return Object.fromEntries(Object.keys(out).sort().map((app) => [app, out[app].sort((a, b) => a.verbose_name_plural.localeCompare(b.verbose_name_plural))]));
   }
 
   @Get(':app')
