@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eachDatabase } from '../../src/core/testing/harness';
 import { objectType } from '../../src/core/resource/definition';
 import { ResourceRegistry } from '../../src/core/resource/registry';
+import { defaultStatusesOf } from '../../src/modules/extras/extras.bootstrap';
 
 eachDatabase('API conventions', (t) => {
   let campus: any;
@@ -44,7 +45,9 @@ eachDatabase('API conventions', (t) => {
       expect(keys).toEqual([...keys].sort());
       expect(res.body.dcim).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/dcim\/$/);
       const dcim = await t().get('/api/dcim/').expect(200);
-      expect(Object.keys(dcim.body)).toEqual(['location-types', 'locations', 'manufacturers', 'platforms']);
+      const models = Object.keys(dcim.body);
+      expect(models).toEqual([...models].sort());
+      expect(models).toEqual(expect.arrayContaining(['location-types', 'locations', 'manufacturers', 'platforms', 'power-feeds', 'power-panels', 'rack-groups', 'rack-reservations', 'racks']));
       expect(dcim.body.locations).toMatch(/\/api\/dcim\/locations\/$/);
       await t().get('/api/', null).expect(403);
     });
@@ -125,14 +128,19 @@ eachDatabase('API conventions', (t) => {
       expect(res.body.status[0]).toMatch(/^Related object not found/);
     });
 
-    it('start with the default statuses enabled for every model that has a status', async () => {
-      const withStatus = t().app.get(ResourceRegistry).all().filter((d) => d.fields.status?.kind === 'fk').map((d) => objectType(d)).sort();
-      expect(withStatus).toEqual(expect.arrayContaining(['dcim.location', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
-      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available'];
+    it('start with each model default statuses enabled for it, as the reference defaults them', async () => {
+      const withStatus = t().app.get(ResourceRegistry).all().filter((d) => d.fields.status?.kind === 'fk');
+      expect(withStatus.map((d) => objectType(d))).toEqual(expect.arrayContaining(['dcim.location', 'dcim.rack', 'dcim.powerfeed', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
+      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available', 'Failed', 'Offline'];
+      const enabled = new Map<string, string[]>();
       for (const name of names) {
         const [st] = (await t().get(`/api/extras/statuses/?name=${name}`).expect(200)).body.results;
-        expect({ name, missing: withStatus.filter((m) => !st.content_types.includes(m)) }).toEqual({ name, missing: [] });
+        for (const type of st.content_types) enabled.set(type, [...(enabled.get(type) ?? []), name]);
       }
+      for (const d of withStatus) expect({ type: objectType(d), names: (enabled.get(objectType(d)) ?? []).sort() }).toEqual({ type: objectType(d), names: [...defaultStatusesOf(d)].sort() });
+      expect(enabled.get('dcim.rack')?.sort()).toEqual(['Active', 'Available', 'Deprecated', 'Planned', 'Reserved']);
+      expect(enabled.get('dcim.powerfeed')?.sort()).toEqual(['Active', 'Failed', 'Offline', 'Planned']);
+      expect(enabled.get('dcim.location')?.sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
     });
 
     it('only accept a role enabled for the model', async () => {

@@ -76,6 +76,11 @@ export interface ForeignKeyField extends BaseField {
   immutable?: string;
   /** The id to use when the field is omitted on create (e.g. the Global namespace). */
   default?: (w: import('./definition').WriteContext) => Promise<string | null>;
+  /**
+   * Names of target objects that the target's app enables for this model when it first starts
+   * (the reference's default statuses of a model); the app decides what it does without them.
+   */
+  seedNames?: readonly string[];
   /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug. */
   relatedName?: string;
   /** Kept by the engine or a hook (a computed parent): a SET NULL by a delete is bookkeeping, not a change by the requester. */

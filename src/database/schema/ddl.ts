@@ -46,7 +46,7 @@ export function shortName(name: string): string {
   return `${name.slice(0, 54)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
 }
 
-export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_').replace(/^_/, '')}_${i.unique ? 'key' : 'idx'}`);
+export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_')}_${i.unique ? 'key' : 'idx'}`);
 export const fkName = (table: string, f: ForeignKeySchema) => f.name ?? shortName(`${table}_${f.column}_fk`);
 const triggerName = (table: string) => `${table}_notify_change`;
 

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Db } from '../../database/db';
 import { ident, inList, join, sql } from '../../database/sql';
-import { objectType } from '../../core/resource/definition';
+import { objectType, ResourceDefinition } from '../../core/resource/definition';
 import { ResourceRegistry } from '../../core/resource/registry';
 import { markSeeded, unseeded } from '../../core/resource/seed';
 
@@ -17,6 +17,18 @@ export const DEFAULT_STATUSES: [name: string, color: string][] = [
   ['Staged', '2196f3'],
 ];
 
+/** Statuses that only some models take by default (the reference's colours), created with the first model that names them. */
+export const OTHER_STATUSES: [name: string, color: string][] = [
+  ['Failed', 'f44336'],
+  ['Offline', 'ffc107'],
+];
+
+/** The default statuses a model takes: those its status field names, or else every one of DEFAULT_STATUSES. */
+export function defaultStatusesOf(def: ResourceDefinition): readonly string[] {
+  const f = def.fields.status;
+  return (f?.kind === 'fk' && f.seedNames) || DEFAULT_STATUSES.map(([n]) => n);
+}
+
 /**
  * Creates the default statuses on the first start and enables each for every model that has
  * a status, including models added by later upgrades; each pairing is made once only.
@@ -29,13 +41,16 @@ export class ExtrasBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const types = this.registry.all().filter((d) => d.features.includes('statuses')).map(objectType);
+    const models = this.registry.all().filter((d) => d.features.includes('statuses'));
+    const pairs = models.flatMap((d) => defaultStatusesOf(d).map((name) => [name, objectType(d)] as const));
+    const named = new Set(pairs.map(([n]) => n));
+    const known = [...DEFAULT_STATUSES, ...OTHER_STATUSES.filter(([n]) => named.has(n))];
     await this.db.transaction(async (tx) => {
-      const wanted = DEFAULT_STATUSES.flatMap(([name]) => [`status:${name}`, ...types.map((t) => `status:${name}:${t}`)]);
+      const wanted = [...known.map(([name]) => `status:${name}`), ...pairs.map(([name, t]) => `status:${name}:${t}`)];
       const todo = await unseeded(tx, wanted);
       if (!todo.size) return;
       const now = new Date();
-      const newStatuses = DEFAULT_STATUSES.filter(([name]) => todo.has(`status:${name}`));
+      const newStatuses = known.filter(([name]) => todo.has(`status:${name}`));
       if (newStatuses.length) {
         const existing = await tx.query<{ name: string }>(sql`SELECT ${ident('name')} FROM ${ident('extras_status')} WHERE ${inList(ident('name'), newStatuses.map(([n]) => n))}`);
         const have = new Set(existing.map((r) => r.name));
@@ -48,8 +63,9 @@ export class ExtrasBootstrap implements OnApplicationBootstrap {
           );
         }
       }
-      const statuses = await tx.query<{ id: string; name: string }>(sql`SELECT ${ident('id')}, ${ident('name')} FROM ${ident('extras_status')} WHERE ${inList(ident('name'), DEFAULT_STATUSES.map(([n]) => n))}`);
-      const links = statuses.flatMap((s) => types.filter((t) => todo.has(`status:${s.name}:${t}`)).map((t) => [String(s.id), t]));
+      const statuses = await tx.query<{ id: string; name: string }>(sql`SELECT ${ident('id')}, ${ident('name')} FROM ${ident('extras_status')} WHERE ${inList(ident('name'), known.map(([n]) => n))}`);
+      const ids = new Map(statuses.map((r) => [r.name, String(r.id)]));
+      const links = pairs.filter(([name, t]) => ids.has(name) && todo.has(`status:${name}:${t}`)).map(([name, t]) => [ids.get(name)!, t]);
       if (links.length) {
         const present = await tx.query<{ status_id: string; content_type: string }>(
           sql`SELECT ${ident('status_id')}, ${ident('content_type')} FROM ${ident('extras_status_content_types')} WHERE ${inList(ident('status_id'), statuses.map((s) => s.id))}`,

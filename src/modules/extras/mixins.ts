@@ -6,13 +6,16 @@ import { statusResource } from './resources/status.resource';
 
 /**
  * A status (Nautobot's StatusField): one of the statuses enabled for the model's content type,
- * filtered by name or id. Required unless `{ required: false }` (a VRF's).
+ * filtered by name or id. Required unless `{ required: false }` (a VRF's). `defaults`: the
+ * statuses enabled for the model on first start, as the reference's defaults for it (every
+ * default status when not given).
  */
-export const statusMixin = (o: { required?: boolean } = {}) =>
+export const statusMixin = (o: { required?: boolean; defaults?: readonly string[] } = {}) =>
   mixin({
     fields: () => ({
       status: field.foreignKey(() => statusResource, {
         ...(o.required === false ? { nullable: true } : { required: true }),
+        ...(o.defaults ? { seedNames: o.defaults } : {}),
         onDelete: 'protect',
         limit: (owner) => ({ content_types: objectType(owner) }),
       }),

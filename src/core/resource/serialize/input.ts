@@ -22,6 +22,8 @@ export function unwrapChoice(v: unknown): unknown {
 export function parseScalarInput(f: ScalarField, input: unknown): unknown {
   if (input === null) {
     if (f.nullable) return null;
+    // A blank choice reads as null: written back, it stays blank.
+    if (f.choices && !f.required && f.type === 'string') return '';
     throw new ValueError(NOT_NULL);
   }
   let v: unknown;

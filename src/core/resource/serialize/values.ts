@@ -36,8 +36,10 @@ export function readScalar(f: ScalarField, v: unknown): unknown {
 /** Each choice list's `{value, label}` objects by the value's text: shared, unchanging (constant). */
 const choiceValues = new WeakMap<Choices, Map<string, Readonly<Record<string, string | number | boolean | null>>>>();
 
-/** A stored choice as the API shows it: `{value, label}` (a value not in the list labelled by itself). */
+/** A stored choice as the API shows it: `{value, label}` (a value not in the list labelled by itself; blank as null). */
 function choiceValue(choices: Choices, value: unknown): unknown {
+  // A blank choice that is not in the list reads as null, as the reference's ChoiceField shows it.
+  if (value === '' && !choices.some(([v]) => v === '')) return null;
   let byValue = choiceValues.get(choices);
   if (!byValue) choiceValues.set(choices, (byValue = new Map()));
   const key = String(value);

@@ -1,0 +1,75 @@
+/** Choices of the rack and power models, as Nautobot 2.4 lists them (value, label). */
+
+export const RACK_TYPES = [
+  ['2-post-frame', '2-post frame'],
+  ['4-post-frame', '4-post frame'],
+  ['4-post-cabinet', '4-post cabinet'],
+  ['wall-frame', 'Wall-mounted frame'],
+  ['wall-frame-vertical', 'Wall-mounted frame (vertical)'],
+  ['wall-cabinet', 'Wall-mounted cabinet'],
+  ['wall-cabinet-vertical', 'Wall-mounted cabinet (vertical)'],
+  ['other', 'Other'],
+] as const;
+
+export const RACK_WIDTHS = [
+  [10, '10 inches'],
+  [19, '19 inches'],
+  [21, '21 inches'],
+  [23, '23 inches'],
+] as const;
+
+export const RACK_DIMENSION_UNITS = [
+  ['mm', 'Millimeters'],
+  ['in', 'Inches'],
+] as const;
+
+export const DEVICE_FACES = [
+  ['front', 'Front'],
+  ['rear', 'Rear'],
+] as const;
+
+export const RACK_U_HEIGHT_DEFAULT = 42;
+export const RACK_U_HEIGHT_MAXIMUM = 500;
+
+export const POWER_PANEL_TYPES = [
+  ['utility', 'Utility'],
+  ['generator', 'Generator'],
+  ['switchgear', 'Switchgear'],
+  ['mdp', 'Main Distribution Panel (MDP)'],
+  ['ups', 'Uninterruptible Power Supply (UPS)'],
+  ['transfer-switch', 'Transfer Switch (TS)'],
+  ['pdu', 'Power Distribution Unit (PDU)'],
+  ['panelboard', 'Panelboard'],
+  ['mlc', 'Mini Load Center (MLC)'],
+  ['rpp', 'Remote Power Panel (RPP)'],
+] as const;
+
+export const POWER_PATHS = [
+  ['a', 'Path A'],
+  ['b', 'Path B'],
+] as const;
+
+export const POWER_FEED_TYPES = [
+  ['primary', 'Primary'],
+  ['redundant', 'Redundant'],
+] as const;
+
+export const POWER_FEED_SUPPLIES = [
+  ['ac', 'AC'],
+  ['dc', 'DC'],
+] as const;
+
+export const POWER_FEED_PHASES = [
+  ['single-phase', 'Single phase'],
+  ['three-phase', 'Three-phase'],
+] as const;
+
+export const POWER_FEED_BREAKER_POLES = [
+  [1, '1-Pole'],
+  [2, '2-Pole'],
+  [3, '3-Pole'],
+] as const;
+
+/** The reference's default statuses of a rack and of a power feed. */
+export const RACK_STATUSES = ['Reserved', 'Available', 'Planned', 'Active', 'Deprecated'] as const;
+export const POWER_FEED_STATUSES = ['Offline', 'Active', 'Planned', 'Failed'] as const;
