@@ -7,6 +7,7 @@ import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
 import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
+import { DeviceTypes1795596095117 } from './1795596095117-device-types';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -19,4 +20,5 @@ export const mysqlMigrations = [
   AlignKeysAndIndexes1795582205013,
   ManufacturersAndPlatforms1795582638408,
   AuthThrottleAndTokenSecret1795594043821,
+  DeviceTypes1795596095117,
 ];

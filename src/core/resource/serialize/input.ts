@@ -22,7 +22,9 @@ export function unwrapChoice(v: unknown): unknown {
 export function parseScalarInput(f: ScalarField, input: unknown): unknown {
   if (input === null) {
     if (f.nullable) return null;
-    throw new ValueError(NOT_NULL);
+    // The reference's ChoiceField takes null for blank (what it shows a blank choice as).
+    if (!f.choices) throw new ValueError(NOT_NULL);
+    input = '';
   }
   let v: unknown;
   if (f.choices) {

@@ -41,6 +41,8 @@ function choiceValue(choices: Choices, value: unknown): unknown {
   let byValue = choiceValues.get(choices);
   if (!byValue) choiceValues.set(choices, (byValue = new Map()));
   const key = String(value);
+  // A blank value that is not one of the choices is no choice at all (the reference's ChoiceField).
+  if (key === '' && !choices.some(([v]) => v === '')) return null;
   let shown = byValue.get(key);
   if (!shown) {
     const c = choices.find(([v]) => String(v) === key);
