@@ -8,6 +8,7 @@ import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufact
 import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
+import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -21,4 +22,5 @@ export const mysqlMigrations = [
   ManufacturersAndPlatforms1795582638408,
   AuthThrottleAndTokenSecret1795594043821,
   RacksAndPower1795596271975,
+  DeviceTypes1795597750790,
 ];

@@ -10,6 +10,7 @@ import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufact
 import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
+import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -25,4 +26,5 @@ export const postgresMigrations = [
   ManufacturersAndPlatforms1795582638408,
   AuthThrottleAndTokenSecret1795594043821,
   RacksAndPower1795596271975,
+  DeviceTypes1795597750790,
 ];

@@ -129,6 +129,11 @@ export interface ResourceDefinition {
    * A list page reads them with its own statement, joined; anything else by id.
    */
   displayUses?: Record<string, string[]>;
+  /**
+   * The field whose value names an object in filters, besides its id (Nautobot's `to_field_name`:
+   * a device type is named by its `model`); default `name`, or the one field of the natural key.
+   */
+  filterName?: string;
   /** Free-text `q` search: fields matched case-insensitively (contains). */
   search?: string[];
   features: Feature[];

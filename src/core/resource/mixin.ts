@@ -1,4 +1,5 @@
-import type { CustomFilter, Feature, ResourceDefinition, WriteContext, WriteState } from './definition';
+import type { ColumnSpec } from '../../database/schema/schema';
+import type { CustomFilter, Feature, ResourceDefinition, UniqueTogether, WriteContext, WriteState } from './definition';
 import type { FieldErrors } from './errors';
 import { field, Field } from './fields';
 
@@ -19,8 +20,15 @@ export interface Mixin {
   search?: string[];
   tree?: { parent: string };
   rules?: (state: WriteState, w: WriteContext) => Promise<FieldErrors | void> | FieldErrors | void;
+  /** Unique sets over the mixin's fields (a component's name per device type), checked before the model's own. */
+  uniqueTogether?: UniqueTogether[];
+  /** Stored columns no field declares (a natural sort key), set by `beforeSave`. */
+  columns?: Record<string, ColumnSpec & { sortable?: boolean }>;
+  indexes?: ResourceDefinition['indexes'];
+  /** Derived columns, computed before the model's own `beforeSave`. */
+  beforeSave?: ResourceDefinition['beforeSave'];
   /** Defaults for what a model usually declares itself (natural key, ordering, display). */
-  defaults?: Partial<Pick<ResourceDefinition, 'naturalKey' | 'ordering' | 'display'>>;
+  defaults?: Partial<Pick<ResourceDefinition, 'naturalKey' | 'ordering' | 'display' | 'displayUses'>>;
 }
 
 export const mixin = (m: Mixin): Mixin => m;
@@ -34,9 +42,14 @@ export interface Mixable {
   search?: string[];
   tree?: { parent: string };
   rules?: Mixin['rules'];
+  uniqueTogether?: UniqueTogether[];
+  columns?: Mixin['columns'];
+  indexes?: ResourceDefinition['indexes'];
+  beforeSave?: ResourceDefinition['beforeSave'];
   naturalKey?: string[];
   ordering?: string[];
   display?: ResourceDefinition['display'];
+  displayUses?: ResourceDefinition['displayUses'];
 }
 
 /** The declarations with their mixins' merged in. */
@@ -47,6 +60,10 @@ export function applyMixins<T extends Mixable>(input: T, mixins: Mixin[], self: 
   for (const m of mixins) Object.assign(m.first ? before : after, m.fields?.(self) ?? {});
   const rules = [...mixins.map((m) => m.rules), input.rules].filter((r): r is NonNullable<Mixin['rules']> => !!r);
   const defaults = Object.assign({}, ...mixins.map((m) => m.defaults ?? {}));
+  const saves = [...mixins.map((m) => m.beforeSave), input.beforeSave].filter((b): b is NonNullable<Mixin['beforeSave']> => !!b);
+  const unique = [...mixins.flatMap((m) => m.uniqueTogether ?? []), ...(input.uniqueTogether ?? [])];
+  const columns = Object.assign({}, ...mixins.map((m) => m.columns ?? {}), input.columns ?? {});
+  const indexes = [...mixins.flatMap((m) => m.indexes ?? []), ...(input.indexes ?? [])];
   return {
     ...defaults,
     ...input,
@@ -57,6 +74,10 @@ export function applyMixins<T extends Mixable>(input: T, mixins: Mixin[], self: 
     search: [...new Set([...(input.search ?? []), ...mixins.flatMap((m) => m.search ?? [])])],
     tree: input.tree ?? mixins.find((m) => m.tree)?.tree,
     rules: rules.length ? mergeRules(rules) : undefined,
+    uniqueTogether: unique.length ? unique : undefined,
+    columns: Object.keys(columns).length ? columns : undefined,
+    indexes: indexes.length ? indexes : undefined,
+    beforeSave: saves.length > 1 ? async (states, w) => { for (const save of saves) await save(states, w); } : saves[0],
   };
 }
 

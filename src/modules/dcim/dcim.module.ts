@@ -1,6 +1,10 @@
 import { defineApp } from '../../core/resource/app';
 import { ElevationController } from './elevation.controller';
 import { RackOccupancy } from './elevation';
+import { deviceBayTemplateResource, moduleBayTemplateResource } from './resources/bay-templates.resource';
+import { deviceFamilyResource } from './resources/device-family.resource';
+import { deviceTypeResource } from './resources/device-type.resource';
+import { interfaceTemplateResource } from './resources/interface-template.resource';
 import { locationTypeResource } from './resources/location-type.resource';
 import { locationResource } from './resources/location.resource';
 import { manufacturerResource } from './resources/manufacturer.resource';
@@ -10,6 +14,8 @@ import { powerPanelResource } from './resources/power-panel.resource';
 import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
+import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
+import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
 export const dcimApp = defineApp({
   label: 'dcim',
@@ -21,6 +27,17 @@ export const dcimApp = defineApp({
     rackReservationResource,
     manufacturerResource,
     platformResource,
+    deviceFamilyResource,
+    deviceTypeResource,
+    consolePortTemplateResource,
+    consoleServerPortTemplateResource,
+    powerPortTemplateResource,
+    powerOutletTemplateResource,
+    interfaceTemplateResource,
+    frontPortTemplateResource,
+    rearPortTemplateResource,
+    deviceBayTemplateResource,
+    moduleBayTemplateResource,
     powerPanelResource,
     powerFeedResource,
   ],

@@ -143,7 +143,7 @@ export function genericPart(def: ResourceDefinition, seg: string): ScalarField |
 
 /** The column a foreign-key filter matches non-UUID values against (usually `name`). */
 export function naturalFilterField(def: ResourceDefinition): string | null {
-  const f = def.fields.name ?? (def.naturalKey.length === 1 ? def.fields[def.naturalKey[0]] : undefined);
+  const f = def.fields[def.filterName ?? 'name'] ?? (def.naturalKey.length === 1 ? def.fields[def.naturalKey[0]] : undefined);
   return f && f.kind === 'scalar' ? f.column : null;
 }
 

@@ -22,6 +22,15 @@ export function cascadeContract(t: () => TestApp, resources: ResourceDefinition[
     }
   }
   const everything = () => t().app.get(ResourceRegistry).all().map(objectType);
+  // Every model a deletion of `start` reaches through cascades (a device type's rear port templates and their front port templates).
+  const reached = (start: ResourceDefinition) => {
+    const out = new Set([start]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const c of cascades) if (out.has(c.target) && !out.has(c.owner)) grew = !!out.add(c.owner);
+    }
+    return [...out].map(objectType);
+  };
 
   for (const { owner, field, target } of cascades) {
     const name = `${objectType(target)} deleted with its ${objectType(owner)}.${field.name} dependents`;
@@ -63,8 +72,8 @@ export function cascadeContract(t: () => TestApp, resources: ResourceDefinition[
       const tgtPath = `${listPath(target)}${targetId}/`;
       await t().get(tgtPath).expect(200);
       if (!make) await t().get(`${listPath(owner)}${dep.id}/`).expect(200);
-      // Allowed to delete the dependents as well: no longer refused for their sake.
-      const allowed = await t().userWith(`cascade-${owner.model}-${field.name}-b`, [view, { types: [objectType(target), objectType(owner)], actions: ['delete'] }]);
+      // Allowed to delete the dependents (and theirs) as well: no longer refused for their sake.
+      const allowed = await t().userWith(`cascade-${owner.model}-${field.name}-b`, [view, { types: reached(target), actions: ['delete'] }]);
       const ok = await t().del(tgtPath, undefined, allowed);
       expect({ name, status: ok.status === 403 ? ok.body : 'not refused' }).toEqual({ name, status: 'not refused' });
     });

@@ -1,0 +1,39 @@
+import { defineResource } from '../../../core/resource/definition';
+import { field } from '../../../core/resource/fields';
+import { componentTemplate } from './component-template';
+
+/** Device bay and module bay templates of a device type. */
+export const deviceBayTemplateResource = defineResource({
+  app: 'dcim',
+  model: 'devicebaytemplate',
+  slug: 'device-bay-templates',
+  verboseName: 'device bay template',
+  mixins: [componentTemplate()],
+  fields: {},
+  rules(s) {
+    const type = s.related('device_type');
+    if (type && type.subdevice_role !== 'parent') {
+      return { __all__: [`Subdevice role of device type (${type.model}) must be set to "parent" to allow device bays.`] };
+    }
+  },
+});
+
+/**
+ * A slot for modules. The reference's `module_family` (which modules fit) waits for module
+ * families, and templates of module types for module types.
+ */
+export const moduleBayTemplateResource = defineResource({
+  app: 'dcim',
+  model: 'modulebaytemplate',
+  slug: 'module-bay-templates',
+  verboseName: 'module bay template',
+  display: (r, h) => `${h.related('device_type')?.model ?? ''} (${r.name})`,
+  displayUses: { device_type: ['model'] },
+  mixins: [componentTemplate()],
+  fields: {
+    position: field.string({ maxLength: 255, help: 'The position of the module bay within the device or module' }),
+    requires_first_party_modules: field.boolean({ help: 'This bay will only accept modules from the same manufacturer as the parent device or module' }),
+  },
+  search: ['device_type__manufacturer__name', 'device_type__model', 'position'],
+  features: ['customFields'],
+});
