@@ -81,7 +81,7 @@ export function filterContract(t: () => TestApp, models?: string[]): void {
             const matchIds = withDescendants(f.target(), candidates);
             if (!f.tree) candidates.forEach((c) => matchIds.add(c));
             expected = objs.filter((o) => o[f.name] && (f.tree ? matchIds : new Set(candidates)).has(o[f.name].id));
-          } else if ((f.kind === 'm2m' && f.filterAll) || f.kind === 'contentTypes') {
+          } else if ((f.kind === 'm2m' && f.filterAll) || (f.kind === 'contentTypes' && !f.filterAny)) {
             expected = objs.filter((o) => candidates.every((c) => (values(f, o) ?? []).includes(c)));
           } else {
             expected = objs.filter((o) => (values(f, o) ?? []).some((v) => candidates.includes(v)));
