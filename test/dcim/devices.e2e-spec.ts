@@ -134,6 +134,24 @@ eachDatabase('devices', (t) => {
     await t().del(`/api/dcim/racks/${rack.id}/`).expect(409);
   });
 
+  it('keeps racks tall enough and device types small enough for the devices mounted', async () => {
+    const rack = await post('/api/dcim/racks/', { name: 'Sized', location: site.id, status: 'Active', u_height: 10 });
+    const type = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'Growing' });
+    await post('/api/dcim/devices/', device({ name: 'top', rack: rack.id, device_type: twoU.id, position: 7, face: 'front' }));
+    const low = await post('/api/dcim/devices/', device({ name: 'low', rack: rack.id, device_type: type.id, position: 5, face: 'front' }));
+    expect((await t().patch(`/api/dcim/racks/${rack.id}/`, { u_height: 7 }).expect(400)).body).toEqual({ u_height: ['Rack must be at least 8U tall to house currently installed devices.'] });
+    expect((await t().patch(`/api/dcim/racks/${rack.id}/`, { u_height: 8 }).expect(200)).body.u_height).toBe(8);
+    expect((await t().patch(`/api/dcim/device-types/${type.id}/`, { u_height: 2 }).expect(200)).body.u_height).toBe(2);
+    expect((await t().patch(`/api/dcim/device-types/${type.id}/`, { u_height: 3 }).expect(400)).body).toEqual({
+      u_height: ['Device low in rack Sized does not have sufficient space to accommodate a height of 3U'],
+    });
+    expect((await t().patch(`/api/dcim/device-types/${type.id}/`, { u_height: 0 }).expect(400)).body).toEqual({
+      u_height: [`Unable to set 0U height: Found <a href="/dcim/devices/?manufacturer=${maker.id}&device_type=${type.id}">1 instances</a> already mounted within racks.`],
+    });
+    await t().patch(`/api/dcim/devices/${low.id}/`, { position: null, face: '' }).expect(200);
+    expect((await t().patch(`/api/dcim/device-types/${type.id}/`, { u_height: 0 }).expect(200)).body.u_height).toBe(0);
+  });
+
   it('shows mounted devices in the rack elevation, and counts devices where they are', async () => {
     const rack = await post('/api/dcim/racks/', { name: 'Elevated', location: site.id, status: 'Active', u_height: 6 });
     const platform = await post('/api/dcim/platforms/', { name: 'Junos', manufacturer: maker.id });
