@@ -78,6 +78,9 @@ eachDatabase('devices', (t) => {
     await post('/api/dcim/devices/', device({ name: null }));
     const unnamed = await post('/api/dcim/devices/', device({ name: '' }));
     expect(unnamed.name).toBeNull();
+    expect(unnamed.display).toBe(`Juniper EX4300 (${unnamed.id})`);
+    const listed = (await t().get(`/api/dcim/devices/?id=${unnamed.id}`).expect(200)).body.results;
+    expect(listed.map((d: any) => d.display)).toEqual([`Juniper EX4300 (${unnamed.id})`]);
     const batch = await t().post('/api/dcim/devices/', [device({ name: 'twin' }), device({ name: 'twin' })]).expect(400);
     expect(batch.body).toEqual([{}, { name: ['A device with this name already exists.'] }]);
     const tagged = await post('/api/dcim/devices/', device({ name: 'tagged', asset_tag: 'T-1' }));

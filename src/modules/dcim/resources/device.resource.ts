@@ -47,12 +47,13 @@ export const deviceResource = defineResource({
   slug: 'devices',
   naturalKey: ['name', 'tenant', 'location'],
   ordering: ['_name'],
+  // Unnamed: "<manufacturer> <model> (<id>)", as the reference shows it.
   display: (r, h) => {
     if (r.name) return String(r.name);
     const type = h.related('device_type');
-    return type ? `${type.model} (${r.id})` : String(r.id);
+    return type ? `${type.manufacturer__name ?? ''} ${type.model} (${r.id})` : String(r.id);
   },
-  displayUses: { device_type: ['model'] },
+  displayUses: { device_type: ['model', 'manufacturer__name'] },
   mixins: [statusMixin({ defaults: DEVICE_STATUSES }), roleMixin({ required: true }), tenancyMixin(), locatedMixin()],
   columns: { _name: { ...column.string(100, { nullable: true }), sortable: true } },
   indexes: [['_name']],
