@@ -9,6 +9,7 @@ import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-li
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
+import { Devices1795598197623 } from './1795598197623-devices';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -23,4 +24,5 @@ export const mysqlMigrations = [
   AuthThrottleAndTokenSecret1795594043821,
   RacksAndPower1795596271975,
   DeviceTypes1795597750790,
+  Devices1795598197623,
 ];

@@ -11,6 +11,7 @@ import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-li
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
+import { Devices1795598197623 } from './1795598197623-devices';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -27,4 +28,5 @@ export const postgresMigrations = [
   AuthThrottleAndTokenSecret1795594043821,
   RacksAndPower1795596271975,
   DeviceTypes1795597750790,
+  Devices1795598197623,
 ];

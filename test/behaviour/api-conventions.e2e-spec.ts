@@ -130,8 +130,8 @@ eachDatabase('API conventions', (t) => {
 
     it('start with each model default statuses enabled for it, as the reference defaults them', async () => {
       const withStatus = t().app.get(ResourceRegistry).all().filter((d) => d.fields.status?.kind === 'fk');
-      expect(withStatus.map((d) => objectType(d))).toEqual(expect.arrayContaining(['dcim.location', 'dcim.rack', 'dcim.powerfeed', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
-      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available', 'Failed', 'Offline'];
+      expect(withStatus.map((d) => objectType(d))).toEqual(expect.arrayContaining(['dcim.location', 'dcim.rack', 'dcim.powerfeed', 'dcim.device', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
+      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available', 'Failed', 'Inventory', 'Offline'];
       const enabled = new Map<string, string[]>();
       for (const name of names) {
         const [st] = (await t().get(`/api/extras/statuses/?name=${name}`).expect(200)).body.results;
@@ -140,6 +140,7 @@ eachDatabase('API conventions', (t) => {
       for (const d of withStatus) expect({ type: objectType(d), names: (enabled.get(objectType(d)) ?? []).sort() }).toEqual({ type: objectType(d), names: [...defaultStatusesOf(d)].sort() });
       expect(enabled.get('dcim.rack')?.sort()).toEqual(['Active', 'Available', 'Deprecated', 'Planned', 'Reserved']);
       expect(enabled.get('dcim.powerfeed')?.sort()).toEqual(['Active', 'Failed', 'Offline', 'Planned']);
+      expect(enabled.get('dcim.device')?.sort()).toEqual(['Active', 'Decommissioning', 'Failed', 'Inventory', 'Offline', 'Planned', 'Staged']);
       expect(enabled.get('dcim.location')?.sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
     });
 

@@ -39,10 +39,13 @@ export interface UniqueTogether {
   fields: string[];
   /** Error text (or a function of the conflicting values); defaults to "The fields a, b must make a unique set." */
   message?: string | ((values: unknown[]) => string);
-  /** Field to report under (default non_field_errors). */
-  field?: string;
-  /** Treat NULLs as equal (a root-level duplicate is still a duplicate). */
-  nullsEqual?: boolean;
+  /** Field to report under (default non_field_errors), or a function of the conflicting values. */
+  field?: string | ((values: unknown[]) => string);
+  /**
+   * Treat NULLs as equal (a root-level duplicate is still a duplicate): all of the set's, or
+   * those of the fields named (a device without a tenant); a NULL in another field never collides.
+   */
+  nullsEqual?: boolean | string[];
   /** The database's unique key: false for none (the engine checks alone), or its columns in the key's order (default `columns`). */
   db?: false | string[];
   /**
@@ -126,7 +129,8 @@ export interface ResourceDefinition {
   /**
    * Foreign keys whose rows display needs, each with the columns it reads (`id` always, and
    * `name` where the target has one and the key is part of the natural key, for natural_slug).
-   * A list page reads them with its own statement, joined; anything else by id.
+   * A list page reads them with its own statement, joined; anything else by id. A column named
+   * `<fk>__<column>` is read one foreign key further (a device type's `manufacturer__name`).
    */
   displayUses?: Record<string, string[]>;
   /**

@@ -73,3 +73,4 @@ export const POWER_FEED_BREAKER_POLES = [
 /** The reference's default statuses of a rack and of a power feed. */
 export const RACK_STATUSES = ['Reserved', 'Available', 'Planned', 'Active', 'Deprecated'] as const;
 export const POWER_FEED_STATUSES = ['Offline', 'Active', 'Planned', 'Failed'] as const;
+export const DEVICE_STATUSES = ['Active', 'Decommissioning', 'Failed', 'Inventory', 'Offline', 'Planned', 'Staged'] as const;

@@ -1,9 +1,11 @@
 import { defineApp } from '../../core/resource/app';
+import { DeviceOccupants } from './device-occupancy';
 import { ElevationController } from './elevation.controller';
 import { RackOccupancy } from './elevation';
 import { deviceBayTemplateResource, moduleBayTemplateResource } from './resources/bay-templates.resource';
 import { deviceFamilyResource } from './resources/device-family.resource';
 import { deviceTypeResource } from './resources/device-type.resource';
+import { deviceResource } from './resources/device.resource';
 import { interfaceTemplateResource } from './resources/interface-template.resource';
 import { locationTypeResource } from './resources/location-type.resource';
 import { locationResource } from './resources/location.resource';
@@ -38,10 +40,11 @@ export const dcimApp = defineApp({
     rearPortTemplateResource,
     deviceBayTemplateResource,
     moduleBayTemplateResource,
+    deviceResource,
     powerPanelResource,
     powerFeedResource,
   ],
   controllers: [ElevationController],
-  providers: [RackOccupancy],
+  providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });

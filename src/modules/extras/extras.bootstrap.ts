@@ -20,6 +20,7 @@ export const DEFAULT_STATUSES: [name: string, color: string][] = [
 /** Statuses that only some models take by default (the reference's colours), created with the first model that names them. */
 export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Failed', 'f44336'],
+  ['Inventory', '9e9e9e'],
   ['Offline', 'ffc107'],
 ];
 

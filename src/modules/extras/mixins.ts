@@ -23,9 +23,11 @@ export const statusMixin = (o: { required?: boolean; defaults?: readonly string[
     features: ['statuses'],
   });
 
-/** An optional role (Nautobot's RoleField): one of the roles enabled for the model's content type. */
-export const roleMixin = () =>
+/** A role (Nautobot's RoleField): one of the roles enabled for the model's content type. Optional unless `{ required: true }` (a device's). */
+export const roleMixin = (o: { required?: boolean } = {}) =>
   mixin({
-    fields: () => ({ role: field.foreignKey(() => roleResource, { nullable: true, onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }) }),
+    fields: () => ({
+      role: field.foreignKey(() => roleResource, { ...(o.required ? { required: true } : { nullable: true }), onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }),
+    }),
     features: ['roles'],
   });

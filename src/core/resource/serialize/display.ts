@@ -20,6 +20,28 @@ interface DisplayUse {
   key: string;
   /** The page statement's columns of `columns`. */
   keys: string[];
+  /** Columns named `<fk>__<column>`: read one foreign key further, from the target's target (a device type's manufacturer name). */
+  hops: Map<string, DisplayHop>;
+}
+
+/** A display column read through a foreign key of the target. */
+export interface DisplayHop {
+  field: ForeignKeyField;
+  target: ResourceDefinition;
+  column: string;
+}
+
+/** The `<fk>__<column>` columns of a display use, by name. */
+function hopsOf(target: ResourceDefinition, columns: string[]): Map<string, DisplayHop> {
+  const hops = new Map<string, DisplayHop>();
+  for (const c of columns) {
+    const [name, column, ...rest] = c.split('__');
+    if (column === undefined) continue;
+    const field = target.fields[name];
+    if (field?.kind !== 'fk' || rest.length) throw new Error(`displayUses: ${c} names no foreign key column of ${target.table}`);
+    hops.set(c, { field, target: field.target(), column });
+  }
+  return hops;
 }
 
 const displayUsesOf = new WeakMap<ResourceDefinition, DisplayUse[]>();
@@ -35,7 +57,7 @@ export function displayUses(def: ResourceDefinition): DisplayUse[] {
       const named = target.fields.name;
       if (def.naturalKey.includes(name) && named?.kind === 'scalar' && named.column === 'name' && !columns.includes('name')) columns.push('name');
       const key = DISPLAY_COLUMN + name;
-      return { name, field, target, columns, key, keys: columns.map((c) => `${key}__${c}`) };
+      return { name, field, target, columns, key, keys: columns.map((c) => `${key}__${c}`), hops: hopsOf(target, columns) };
     });
     displayUsesOf.set(def, list);
   }

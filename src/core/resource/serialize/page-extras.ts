@@ -60,7 +60,15 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const j = `d${out.joins.length}`;
     const scope = await scopeCondition(x.ctx, x.exec, use.target, 'view', j);
     out.joins.push(sql`LEFT JOIN ${ident(use.target.table)} ${ident(j)} ON ${and([sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, scope])}`);
-    out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${ident(j, c)} AS ${ident(use.keys[i])}`));
+    const hopped = new Map<string, string>();
+    for (const [c, hop] of use.hops) {
+      const h = `${j}h${hopped.size}`;
+      const visible = await scopeCondition(x.ctx, x.exec, hop.target, 'view', h);
+      out.joins.push(sql`LEFT JOIN ${ident(hop.target.table)} ${ident(h)} ON ${and([sql`${ident(h, 'id')} = ${ident(j, hop.field.column)}`, visible])}`);
+      hopped.set(c, h);
+    }
+    const read = (c: string) => (use.hops.has(c) ? ident(hopped.get(c)!, use.hops.get(c)!.column) : ident(j, c));
+    out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${read(c)} AS ${ident(use.keys[i])}`));
   }
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'computed' || !f.reverse || !x.readable(f)) continue;

@@ -9,7 +9,7 @@ import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
-import { batchRef, displayRowsOfPage, displayUses, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
+import { batchRef, DisplayHop, displayRowsOfPage, displayUses, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseCondition } from './page-extras';
 
 export type { ReadOptions, Obj };
@@ -89,7 +89,7 @@ export class Representer {
     }
     for (const use of displayUses(def)) {
       if (use.key in rows[0]) batch.displayRows.set(use.name, displayRowsOfPage(rows, use));
-      else jobs.push(this.rowsById(use.target, ids(rows, use.field.column), use.columns).then((m) => batch.displayRows.set(use.name, m)));
+      else jobs.push(this.rowsById(use.target, ids(rows, use.field.column), use.columns, use.hops).then((m) => batch.displayRows.set(use.name, m)));
     }
     // Foreign keys and generic foreign keys at depth > 0: one load per target model.
     if (depth > 0) {
@@ -148,11 +148,19 @@ export class Representer {
   }
 
   /** Related rows for display (their id and `columns`): only those the requester may view (a hidden one lends no name). */
-  private async rowsById(def: ResourceDefinition, idList: string[], columns: string[]): Promise<Map<string, Row>> {
+  private async rowsById(def: ResourceDefinition, idList: string[], columns: string[], hops: Map<string, DisplayHop> = new Map()): Promise<Map<string, Row>> {
     if (!idList.length) return new Map();
     const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'd');
+    const joins: Sql[] = [];
+    const read = new Map<string, Sql>();
+    for (const [c, hop] of hops) {
+      const h = `h${joins.length}`;
+      const visible = await scopeCondition(this.ctx, this.exec, hop.target, 'view', h);
+      joins.push(sql` LEFT JOIN ${ident(hop.target.table)} ${ident(h)} ON ${and([sql`${ident(h, 'id')} = ${ident('d', hop.field.column)}`, visible])}`);
+      read.set(c, sql`${ident(h, hop.column)} AS ${ident(c)}`);
+    }
     const list = await this.exec.query(
-      sql`SELECT ${join(['id', ...columns].map((c) => ident('d', c)))} FROM ${ident(def.table)} d WHERE ${and([inList(ident('d', 'id'), idList), scope])}`,
+      sql`SELECT ${join(['id', ...columns].map((c) => read.get(c) ?? ident('d', c)))} FROM ${ident(def.table)} d${join(joins, '')} WHERE ${and([inList(ident('d', 'id'), idList), scope])}`,
     );
     return new Map(list.map((r) => [String(r.id), r]));
   }

@@ -1,6 +1,6 @@
 import type { Dialect } from '../../../database/dialect';
 import { and, ident, inList, join, or, Sql, sql } from '../../../database/sql';
-import type { ResourceDefinition } from '../definition';
+import type { ResourceDefinition, UniqueTogether } from '../definition';
 import type { ForeignKeyField } from '../fields';
 import { descendantIds } from '../query/tree';
 import { addError, label, REQUIRED } from '../serialize/input';
@@ -45,10 +45,11 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
   if (!ok.length) return;
   // Stored rows that this batch updates are checked with their new values, below.
   const batchIds = new Set(ok.filter((i) => i.existing).map((i) => i.id));
-  const sets: { fields: string[]; columns: string[]; field: string; message: (vals: unknown[]) => string; nullsEqual: boolean }[] = [];
+  const sets: { fields: string[]; columns: string[]; field: (vals: unknown[]) => string; message: (vals: unknown[]) => string; nullsEqual: (vals: unknown[]) => boolean }[] = [];
+  const never = () => false;
   for (const f of Object.values(def.fields)) {
     if (f.kind === 'scalar' && f.unique) {
-      sets.push({ fields: [f.name], columns: [f.column], field: f.name, message: () => `${def.verboseName} with this ${label(def, f.name)} already exists.`, nullsEqual: false });
+      sets.push({ fields: [f.name], columns: [f.column], field: () => f.name, message: () => `${def.verboseName} with this ${label(def, f.name)} already exists.`, nullsEqual: never });
     }
   }
   for (const u of def.uniqueTogether ?? []) {
@@ -56,21 +57,28 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
       const f = def.fields[n];
       return f?.kind === 'fk' ? [f.column] : f?.kind === 'scalar' ? [f.column] : f?.kind === 'composite' ? f.columns : [n];
     });
-    sets.push({ fields: u.fields, columns, field: u.field ?? 'non_field_errors', message: (vals) => (typeof u.message === 'function' ? u.message(vals) : (u.message ?? `The fields ${u.fields.join(', ')} must make a unique set.`)), nullsEqual: !!u.nullsEqual });
+    const field = u.field;
+    sets.push({
+      fields: u.fields,
+      columns,
+      field: typeof field === 'function' ? field : () => field ?? 'non_field_errors',
+      message: (vals) => (typeof u.message === 'function' ? u.message(vals) : (u.message ?? `The fields ${u.fields.join(', ')} must make a unique set.`)),
+      nullsEqual: nullsEqualOf(def, u, columns),
+    });
   }
   // The id itself, when clients supply it.
-  sets.push({ fields: ['id'], columns: ['id'], field: 'id', message: () => `${def.verboseName} with this Id already exists.`, nullsEqual: false });
+  sets.push({ fields: ['id'], columns: ['id'], field: () => 'id', message: () => `${def.verboseName} with this Id already exists.`, nullsEqual: never });
   for (const s of sets) {
     const relevant = ok.filter((i) => (s.fields[0] === 'id' ? !i.existing : s.fields.some((n) => i.touched.has(n) || !i.existing)));
     const tuples = relevant
       .map((i) => ({ item: i, vals: s.columns.map((c) => i.values[c] ?? null) }))
-      .filter((t) => s.nullsEqual || t.vals.every((v) => v !== null));
+      .filter((t) => t.vals.every((v) => v !== null) || s.nullsEqual(t.vals));
     if (!tuples.length) continue;
     const seen = new Map<string, Item>();
     for (const t of tuples) {
       const k = JSON.stringify(t.vals.map(keyOf));
       const prev = seen.get(k);
-      if (prev && prev.id !== t.item.id) addError(t.item.errors, s.field, s.message(t.vals));
+      if (prev && prev.id !== t.item.id) addError(t.item.errors, s.field(t.vals), s.message(t.vals));
       else seen.set(k, t.item);
     }
     for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
@@ -81,10 +89,19 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
       for (const r of rows) {
         if (batchIds.has(String(r.id))) continue;
         const owner = byKey.get(JSON.stringify(s.columns.map((c) => keyOf(r[c]))));
-        if (owner && (!owner.item.existing || owner.item.id !== String(r.id))) addError(owner.item.errors, s.field, s.message(owner.vals));
+        if (owner && (!owner.item.existing || owner.item.id !== String(r.id))) addError(owner.item.errors, s.field(owner.vals), s.message(owner.vals));
       }
     }
   }
+}
+
+/** Whether a tuple with NULLs is checked: all NULLs equal, or only those of the named fields' columns. */
+function nullsEqualOf(def: ResourceDefinition, u: UniqueTogether, columns: string[]): (vals: unknown[]) => boolean {
+  if (!u.nullsEqual) return () => false;
+  if (u.nullsEqual === true) return () => true;
+  const named = u.nullsEqual.map((n) => def.fields[n]);
+  const equal = new Set(named.map((f) => (f && (f.kind === 'fk' || f.kind === 'scalar') ? f.column : '')));
+  return (vals) => vals.every((v, i) => v !== null || equal.has(columns[i]));
 }
 
 /**

@@ -3,6 +3,7 @@ import { defineResource } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { SUBDEVICE_ROLES } from '../component-choices';
+import { typeHeightError } from '../rack-space';
 import { deviceFamilyResource } from './device-family.resource';
 import { manufacturerResource } from './manufacturer.resource';
 
@@ -51,6 +52,12 @@ export const deviceTypeResource = defineResource({
   features: ['tags', 'customFields', 'notes'],
   async rules(s, { exec }): Promise<FieldErrors | void> {
     const role = s.values.subdevice_role;
+    if (s.existing && s.touched.has('u_height')) {
+      const maker = s.related('manufacturer');
+      const type = { id: String(s.existing.id), model: String(s.values.model), manufacturerId: String(s.values.manufacturer_id), manufacturer: String(maker?.name ?? ''), height: Number(s.values.u_height), fullDepth: [true, 1, '1'].includes(s.values.is_full_depth as never) };
+      const error = await typeHeightError(exec, type, Number(s.existing.u_height));
+      if (error) return { u_height: [error] };
+    }
     if (s.existing && role !== 'parent' && s.existing.subdevice_role === 'parent') {
       const bays = await exec.query(sql`SELECT 1 FROM ${ident('dcim_devicebaytemplate')} WHERE ${ident('device_type_id')} = ${s.existing.id} LIMIT 1`);
       if (bays.length) return { subdevice_role: ['Must delete all device bay templates associated with this device before declassifying it as a parent device.'] };

@@ -7,6 +7,7 @@ import { roleMixin, statusMixin } from '../../extras/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
 import { RACK_DIMENSION_UNITS, RACK_STATUSES, RACK_TYPES, RACK_U_HEIGHT_DEFAULT, RACK_U_HEIGHT_MAXIMUM, RACK_WIDTHS } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
+import { minimumRackHeight } from '../rack-space';
 import { naturalize } from './naturalize';
 import { rackGroupResource } from './rack-group.resource';
 
@@ -51,6 +52,10 @@ export const rackResource = defineResource({
     if (group && (s.create || s.touched.has('rack_group') || s.touched.has('location')) && !(await withinLocation(w, group.location_id, s.values.location_id))) {
       const [theirs, here] = await Promise.all([locationName(w, group.location_id), locationName(w, s.values.location_id)]);
       errors.rack_group = [`The assigned rack group "${group.name}" belongs to a location ("${theirs}") that does not include location "${here}".`];
+    }
+    if (s.existing && s.touched.has('u_height') && Number(s.values.u_height) < Number(s.existing.u_height)) {
+      const minimum = await minimumRackHeight(w.exec, String(s.existing.id));
+      if (Number(s.values.u_height) < minimum) errors.u_height = [`Rack must be at least ${minimum}U tall to house currently installed devices.`];
     }
     if ((s.values.outer_width !== null || s.values.outer_depth !== null) && !s.values.outer_unit) {
       errors.non_field_errors = ['Must specify a unit when setting an outer width/depth'];
