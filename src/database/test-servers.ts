@@ -40,39 +40,35 @@ export async function checkServers(): Promise<void> {
   }
 }
 
+/** Runs one administrative statement on a test server, on a connection of its own. */
+async function onServer(kind: 'postgres' | 'mysql', statement: string): Promise<void> {
+  if (kind === 'postgres') {
+    const c = new Client({ connectionString: process.env.TEST_POSTGRES_URL! });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+    return;
+  }
+  const c = await createConnection({ uri: process.env.TEST_MYSQL_URL! });
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
+
 /** Creates a fresh, uniquely named database on a server and returns its URL and a drop function. */
 export async function freshDatabase(kind: 'postgres' | 'mysql'): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `nk_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  if (kind === 'postgres') {
-    const base = process.env.TEST_POSTGRES_URL!;
-    const admin = new Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      drop: async () => {
-        const c = new Client({ connectionString: base });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const base = process.env.TEST_MYSQL_URL!;
-  const admin = await createConnection({ uri: base });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  const url = new URL(base);
+  const pg = kind === 'postgres';
+  await onServer(kind, pg ? `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'` : `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const url = new URL(pg ? process.env.TEST_POSTGRES_URL! : process.env.TEST_MYSQL_URL!);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      const c = await createConnection({ uri: base });
-      await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await c.end();
-    },
+    drop: () => onServer(kind, pg ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``),
   };
 }

@@ -114,7 +114,9 @@ export class LoginThrottle {
       WHERE ${inList(ident('bucket'), ids)}`;
     let rows: CountRow[] | null = null;
     for (let attempt = 0; !rows; attempt++) {
-      if (attempt === 5) throw new Error('could not count the attempt');
+      // Rows removed under it again and again (stale-row cleanup racing): nothing was counted,
+      // so refuse the attempt (a 429 the client retries), never let it through uncounted.
+      if (attempt === 5) throw new TooManyRequestsError(1);
       await this.db.execute(
         sql`INSERT INTO ${t} (${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')}) VALUES ${join(ids.map((id) => sql`(${id}, ${0}, ${now})`))}${d.onConflictIgnore(['bucket'])}`,
       );
