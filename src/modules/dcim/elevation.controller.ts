@@ -4,13 +4,10 @@ import { ContextFactory } from '../../core/http/context.factory';
 import type { NkRequest } from '../../core/http/request';
 import { FieldErrors, ValidationError } from '../../core/resource/errors';
 import { first, pageLink, parsePage, Query, toQuery } from '../../core/resource/query/params';
-import { isUuid } from '../../core/resource/query/values';
+import { isUuid, parseBoolean, ValueError } from '../../core/resource/query/values';
 import { ResourceService } from '../../core/resource/resource.service';
 import { Face, RackOccupancy, rackElevation } from './elevation';
 import { rackResource } from './resources/rack.resource';
-
-const TRUE = ['true', 'True', 'TRUE', '1', 'yes', 'Yes', 'YES', 'y', 'Y', 'on', 'On', 'ON', 't', 'T'];
-const FALSE = ['false', 'False', 'FALSE', '0', 'no', 'No', 'NO', 'n', 'N', 'off', 'Off', 'OFF', 'f', 'F'];
 
 /** The elevation's query parameters as the reference validates them: every error at once, by parameter. */
 function parameters(q: Query) {
@@ -18,11 +15,14 @@ function parameters(q: Query) {
   const bool = (key: string, fallback: boolean | null, nullable = false): boolean | null => {
     const v = first(q, key);
     if (v === undefined) return fallback;
-    if (TRUE.includes(v)) return true;
-    if (FALSE.includes(v)) return false;
-    if (nullable && ['', 'null', 'Null', 'NULL'].includes(v)) return null;
-    errors[key] = ['Must be a valid boolean.'];
-    return fallback;
+    if (nullable && ['', 'null'].includes(v.trim().toLowerCase())) return null;
+    try {
+      return parseBoolean(v);
+    } catch (e) {
+      if (!(e instanceof ValueError)) throw e;
+      errors[key] = [e.message];
+      return fallback;
+    }
   };
   const face = first(q, 'face') ?? 'front';
   if (face !== 'front' && face !== 'rear') errors.face = [`"${face}" is not a valid choice.`];
