@@ -3,6 +3,11 @@ import { DeviceOccupants } from './device-occupancy';
 import { ElevationController } from './elevation.controller';
 import { RackOccupancy } from './elevation';
 import { deviceBayTemplateResource, moduleBayTemplateResource } from './resources/bay-templates.resource';
+import { deviceBayResource, moduleBayResource } from './resources/bays.resource';
+import { interfaceResource } from './resources/interface.resource';
+import { inventoryItemResource } from './resources/inventory-item.resource';
+import { consolePortResource, consoleServerPortResource, frontPortResource, rearPortResource } from './resources/ports.resource';
+import { powerOutletResource, powerPortResource } from './resources/power-components.resource';
 import { deviceFamilyResource } from './resources/device-family.resource';
 import { deviceTypeResource } from './resources/device-type.resource';
 import { deviceResource } from './resources/device.resource';
@@ -41,6 +46,16 @@ export const dcimApp = defineApp({
     deviceBayTemplateResource,
     moduleBayTemplateResource,
     deviceResource,
+    consolePortResource,
+    consoleServerPortResource,
+    powerPortResource,
+    powerOutletResource,
+    interfaceResource,
+    frontPortResource,
+    rearPortResource,
+    deviceBayResource,
+    moduleBayResource,
+    inventoryItemResource,
     powerPanelResource,
     powerFeedResource,
   ],

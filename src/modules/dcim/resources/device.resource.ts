@@ -9,6 +9,7 @@ import { tenancyMixin } from '../../tenancy/mixins';
 import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
+import { instantiateComponents } from '../instantiate';
 import { deviceTypeResource } from './device-type.resource';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
@@ -39,7 +40,7 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it. Left out until their models exist: virtual chassis
  * membership, clusters, primary IPs, config contexts, secrets groups, software versions,
- * controller groups, redundancy groups, and components instantiated from the type's templates.
+ * controller groups and redundancy groups. A new device gets its type's components.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -129,6 +130,8 @@ export const deviceResource = defineResource({
       }),
     );
   },
+  /** A new device gets its type's components (ports, interfaces, bays) in the same transaction. */
+  afterSave: (_ids, w, states) => instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), deviceTypeId: String(s.values.device_type_id) }))),
   beforeSave(states) {
     for (const s of states) s.values._name = s.values.name === null || s.values.name === undefined ? null : naturalize(String(s.values.name), 100);
   },
