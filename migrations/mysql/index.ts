@@ -10,6 +10,7 @@ import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-th
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 import { Devices1795598197623 } from './1795598197623-devices';
+import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -25,4 +26,5 @@ export const mysqlMigrations = [
   RacksAndPower1795596271975,
   DeviceTypes1795597750790,
   Devices1795598197623,
+  DcimVirtualChassis1795605462779,
 ];

@@ -12,6 +12,7 @@ import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-th
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 import { Devices1795598197623 } from './1795598197623-devices';
+import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -29,4 +30,5 @@ export const postgresMigrations = [
   RacksAndPower1795596271975,
   DeviceTypes1795597750790,
   Devices1795598197623,
+  DcimVirtualChassis1795605462779,
 ];

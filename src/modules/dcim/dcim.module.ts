@@ -16,6 +16,7 @@ import { powerPanelResource } from './resources/power-panel.resource';
 import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
+import { virtualChassisResource } from './resources/virtual-chassis.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -41,6 +42,7 @@ export const dcimApp = defineApp({
     deviceBayTemplateResource,
     moduleBayTemplateResource,
     deviceResource,
+    virtualChassisResource,
     powerPanelResource,
     powerFeedResource,
   ],
