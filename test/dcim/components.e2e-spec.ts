@@ -128,6 +128,30 @@ eachDatabase('device components', (t) => {
     expect(await refuse('/api/dcim/interfaces/', { ...base, name: 'x7', type: 'virtual', vrf: vrf.id })).toEqual({ vrf: ['VRF must be assigned to same Device.'] });
   });
 
+  it('lets interfaces of virtual chassis members share LAGs, parents and bridges, and keeps such a chassis', async () => {
+    const m1 = await device('stack-m1', chassisType);
+    const m2 = await device('stack-m2', chassisType);
+    const outsider = await device('stack-x', chassisType);
+    const vc = await post('/api/dcim/virtual-chassis/', { name: 'stack', master: m1.id });
+    await t().patch(`/api/dcim/devices/${m2.id}/`, { virtual_chassis: vc.id, vc_position: 2 }).expect(200);
+    const lag = await post('/api/dcim/interfaces/', { device: m1.id, name: 'ae0', type: 'lag', status: 'Active' });
+    const member = await post('/api/dcim/interfaces/', { device: m2.id, name: 'xe-1/0/0', type: '10gbase-x-sfpp', status: 'Active', lag: lag.id });
+    expect(member.lag.id).toBe(lag.id);
+    expect(await refuse('/api/dcim/interfaces/', { device: outsider.id, name: 'xe-9/0/0', type: '10gbase-x-sfpp', status: 'Active', lag: lag.id })).toEqual({
+      lag: ['The selected LAG interface (ae0) belongs to a different device (stack-m1).'],
+    });
+    const lone = await device('stack-y', chassisType);
+    await post('/api/dcim/virtual-chassis/', { name: 'other stack', master: lone.id });
+    expect(await refuse('/api/dcim/interfaces/', { device: lone.id, name: 'xe-9/0/1', type: '10gbase-x-sfpp', status: 'Active', lag: lag.id })).toEqual({
+      lag: ['The selected LAG interface (ae0) belongs to stack-m1, which is not part of virtual chassis other stack.'],
+    });
+    // The chassis cannot go while its members' interfaces form a LAG across them.
+    const refused = await t().del(`/api/dcim/virtual-chassis/${vc.id}/`).expect(409);
+    expect(refused.body).toEqual({ detail: `Unable to delete object. 1 dependent objects were found: xe-1/0/0 (${member.id})` });
+    await t().patch(`/api/dcim/interfaces/${member.id}/`, { lag: null }).expect(200);
+    await t().del(`/api/dcim/virtual-chassis/${vc.id}/`).expect(204);
+  });
+
   it('keeps 802.1Q modes and VLANs consistent, within the VLANs the device may use', async () => {
     const d = await device('vlan-sw', switchType);
     const iface = (await list(`/api/dcim/interfaces/?device_id=${d.id}&name=ge-0/0/1`)).results[0];

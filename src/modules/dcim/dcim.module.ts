@@ -21,6 +21,7 @@ import { powerPanelResource } from './resources/power-panel.resource';
 import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
+import { virtualChassisResource } from './resources/virtual-chassis.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -46,6 +47,7 @@ export const dcimApp = defineApp({
     deviceBayTemplateResource,
     moduleBayTemplateResource,
     deviceResource,
+    virtualChassisResource,
     consolePortResource,
     consoleServerPortResource,
     powerPortResource,
