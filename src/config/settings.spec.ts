@@ -13,6 +13,8 @@ describe('settings', () => {
       PREPARED_STATEMENTS: true,
       EXEMPT_VIEW_PERMISSIONS: [],
       LOG_LEVEL: 'info',
+      TRUST_PROXY: ['loopback'],
+      BASE_PATH: '',
     });
     expect(s.DATABASE_URL).toBeUndefined();
   });
@@ -20,6 +22,12 @@ describe('settings', () => {
   it('parses values from the environment', () => {
     const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db', PREPARED_STATEMENTS: 'false' });
     expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0, PREPARED_STATEMENTS: false });
+  });
+
+  it('reads the reverse proxy settings: TRUST_PROXY as a list, BASE_PATH normalized', () => {
+    expect(loadSettings({ TRUST_PROXY: '10.0.0.0/8, ::1,uniquelocal' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '::1', 'uniquelocal']);
+    expect(loadSettings({ TRUST_PROXY: 'none' }).TRUST_PROXY).toEqual(['none']);
+    expect(['/netkeel', 'netkeel', '/netkeel/', 'a/b/', '/'].map((v) => loadSettings({ BASE_PATH: v }).BASE_PATH)).toEqual(['/netkeel', '/netkeel', '/netkeel', '/a/b', '']);
   });
 
   it.each([
@@ -34,6 +42,11 @@ describe('settings', () => {
     ['SUPERUSER_API_TOKEN', 'not-hex'],
     ['SECRET_KEY', 'short'],
     ['LOG_LEVEL', 'chatty'],
+    ['TRUST_PROXY', 'proxy.example'],
+    ['TRUST_PROXY', '10.0.0.0/40'],
+    ['BASE_PATH', '/a/../b'],
+    ['BASE_PATH', '/a b'],
+    ['BASE_PATH', 'https://example.com/x'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadSettings({ [name]: value })).toThrow(SettingsError);
     expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`${name}:`));

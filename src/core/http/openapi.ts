@@ -6,6 +6,8 @@ import type { Field } from '../resource/fields';
 import { ResourceRegistry } from '../resource/registry';
 import { writable } from '../resource/serialize/input';
 import { DEFAULT_VERSION } from './versioning';
+import { baseUrl } from './request';
+import type { Request } from 'express';
 
 type Schema = Record<string, unknown>;
 
@@ -177,5 +179,8 @@ export function setupDocs(app: INestApplication): void {
     jsonDocumentUrl: 'api/swagger.json',
     yamlDocumentUrl: 'api/swagger.yaml',
     customSiteTitle: 'netkeel API',
+    // The paths are app-relative: the server is the service's root as this client sees it
+    // (scheme, host and prefix behind a proxy, BASE_PATH).
+    patchDocumentOnRequest: <TRequest>(req: TRequest, _res: unknown, document: OpenAPIObject) => ({ ...document, servers: [{ url: baseUrl(req as Request) }] }),
   });
 }
