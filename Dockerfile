@@ -8,6 +8,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY bench ./bench
+COPY plugins ./plugins
 RUN npm run build && npm prune --omit=dev && rm -rf dist/bench
 
 FROM node:22-bookworm-slim

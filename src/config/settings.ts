@@ -117,6 +117,13 @@ export class Settings {
   @IsString() @Validate(BasePath)
   BASE_PATH = '';
 
+  /**
+   * Plugins to load at start, in order: npm package names, or folders (a path starting with `.`
+   * or `/`) whose entry exports a plugin made with definePlugin (docs/plugins.md).
+   */
+  @Transform(toList) @IsString({ each: true })
+  PLUGINS: string[] = [];
+
   @IsOptional() @IsString() @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters long' })
   SECRET_KEY?: string;
 

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
 import { NETKEEL_VERSION } from '../../version';
-import { ResourceDefinition, objectType } from '../resource/definition';
+import { listPath, ResourceDefinition, objectType } from '../resource/definition';
 import type { Field } from '../resource/fields';
 import { ResourceRegistry } from '../resource/registry';
 import { writable } from '../resource/serialize/input';
@@ -143,7 +143,7 @@ function paths(def: ResourceDefinition): Record<string, Schema> {
       delete: { tags, operationId: `${def.app}_${def.slug}_destroy`, responses: { 204: { description: 'deleted' } } },
     });
   }
-  return { [`/api/${def.app}/${def.slug}/`]: list, [`/api/${def.app}/${def.slug}/{id}/`]: detail };
+  return { [listPath(def)]: list, [`${listPath(def)}{id}/`]: detail };
 }
 
 /** The OpenAPI document, derived from the resource definitions plus the special controllers Nest knows. */
