@@ -1,4 +1,6 @@
-import { loadSettings, SettingsError } from './settings';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadSettings, Settings, SettingsError } from './settings';
 
 describe('settings', () => {
   it('applies the documented defaults', () => {
@@ -22,6 +24,12 @@ describe('settings', () => {
   it('parses values from the environment', () => {
     const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db', PREPARED_STATEMENTS: 'false' });
     expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0, PREPARED_STATEMENTS: false });
+  });
+
+  it('are each listed in .env.example', () => {
+    const listed = new Set([...readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    const optional = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
+    expect([...Object.keys(new Settings()), ...optional].filter((k) => !listed.has(k))).toEqual([]);
   });
 
   it('reads the reverse proxy settings: TRUST_PROXY as a list, BASE_PATH normalized', () => {
