@@ -12,6 +12,7 @@ import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 import { Devices1795598197623 } from './1795598197623-devices';
 import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
 import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
+import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -29,4 +30,5 @@ export const mysqlMigrations = [
   Devices1795598197623,
   DcimVirtualChassis1795605462779,
   DcimComponents1795605635980,
+  DcimCables1795608103786,
 ];

@@ -14,6 +14,7 @@ import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 import { Devices1795598197623 } from './1795598197623-devices';
 import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
 import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
+import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -33,4 +34,5 @@ export const postgresMigrations = [
   Devices1795598197623,
   DcimVirtualChassis1795605462779,
   DcimComponents1795605635980,
+  DcimCables1795608103786,
 ];

@@ -133,6 +133,14 @@ export interface GenericForeignKeyField extends BaseField {
   allowed?: (def: ResourceDefinition) => boolean;
   /** false: no (type, id) index. */
   index?: boolean;
+  /** false: the representation shows `<name>_type` and `<name>` but no `<name>_id` (a cable's peer, a path's far end). */
+  showId?: boolean;
+  /**
+   * Objects pointing here are deleted with their target as by a cascading foreign key: counted
+   * in the delete's scope check, their model's `beforeDelete` run (a cable with its interface).
+   * Otherwise they are removed with the target as bookkeeping (notes).
+   */
+  cascade?: boolean;
 }
 
 /** A count of other objects pointing here, on root representations only. */

@@ -74,3 +74,44 @@ export const POWER_FEED_BREAKER_POLES = [
 export const RACK_STATUSES = ['Reserved', 'Available', 'Planned', 'Active', 'Deprecated'] as const;
 export const POWER_FEED_STATUSES = ['Offline', 'Active', 'Planned', 'Failed'] as const;
 export const DEVICE_STATUSES = ['Active', 'Decommissioning', 'Failed', 'Inventory', 'Offline', 'Planned', 'Staged'] as const;
+
+export const CABLE_TYPES = [
+  ['cat3', 'CAT3'],
+  ['cat5', 'CAT5'],
+  ['cat5e', 'CAT5e'],
+  ['cat6', 'CAT6'],
+  ['cat6a', 'CAT6a'],
+  ['cat7', 'CAT7'],
+  ['cat7a', 'CAT7a'],
+  ['cat8', 'CAT8'],
+  ['dac-active', 'Direct Attach Copper (Active)'],
+  ['dac-passive', 'Direct Attach Copper (Passive)'],
+  ['mrj21-trunk', 'MRJ21 Trunk'],
+  ['coaxial', 'Coaxial'],
+  ['mmf', 'Multimode Fiber'],
+  ['mmf-om1', 'Multimode Fiber (OM1)'],
+  ['mmf-om2', 'Multimode Fiber (OM2)'],
+  ['mmf-om3', 'Multimode Fiber (OM3)'],
+  ['mmf-om4', 'Multimode Fiber (OM4)'],
+  ['mmf-om5', 'Multimode Fiber (OM5)'],
+  ['smf', 'Singlemode Fiber'],
+  ['smf-os1', 'Singlemode Fiber (OS1)'],
+  ['smf-os2', 'Singlemode Fiber (OS2)'],
+  ['aoc', 'Active Optical Cabling (AOC)'],
+  ['power', 'Power'],
+  ['other', 'Other'],
+] as const;
+
+export const CABLE_LENGTH_UNITS = [
+  ['km', 'Kilometers'],
+  ['m', 'Meters'],
+  ['cm', 'Centimeters'],
+  ['mi', 'Miles'],
+  ['ft', 'Feet'],
+  ['in', 'Inches'],
+] as const;
+
+/** Meters per unit, for the length a cable sorts by. */
+export const METERS_PER_UNIT: Record<string, number> = { km: 1000, m: 1, cm: 0.01, mi: 1609.344, ft: 0.3048, in: 0.0254 };
+
+export const CABLE_STATUSES = ['Connected', 'Planned', 'Decommissioning'] as const;

@@ -1,4 +1,7 @@
 import { defineApp } from '../../core/resource/app';
+import { CABLE_PATH_NODE_TABLE, CABLE_PATH_TABLE } from './cabling/paths';
+import { traceController } from './cabling/trace.controller';
+import { cableResource } from './resources/cable.resource';
 import { DeviceOccupants } from './device-occupancy';
 import { ElevationController } from './elevation.controller';
 import { RackOccupancy } from './elevation';
@@ -58,10 +61,13 @@ export const dcimApp = defineApp({
     deviceBayResource,
     moduleBayResource,
     inventoryItemResource,
+    cableResource,
     powerPanelResource,
     powerFeedResource,
   ],
-  controllers: [ElevationController],
+  tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
+  // `trace/` of every model a path starts from.
+  controllers: [ElevationController, ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController)],
   providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });

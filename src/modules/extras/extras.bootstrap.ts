@@ -19,8 +19,10 @@ export const DEFAULT_STATUSES: [name: string, color: string][] = [
 
 /** Statuses that only some models take by default (the reference's colours), created with the first model that names them. */
 export const OTHER_STATUSES: [name: string, color: string][] = [
+  ['Connected', '4caf50'],
   ['Failed', 'f44336'],
   ['Inventory', '9e9e9e'],
+  ['Maintenance', '9e9e9e'],
   ['Offline', 'ffc107'],
 ];
 

@@ -2,6 +2,7 @@ import type { Row } from '../../../database/db';
 import { and, ident, inList, isTrue, sql } from '../../../database/sql';
 import type { Action } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
+import type { GenericForeignKeyField } from '../fields';
 import { ConflictError, PermissionDeniedError } from '../errors';
 import { scopeCondition } from '../query/scope';
 import { chunks, WriteRun } from './item';
@@ -15,6 +16,11 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
   const doomed = await collect(run, def, rows.map((r) => String(r.id)));
   await checkCascadeScope(run, def, rows, doomed);
   if (def.beforeDelete) await def.beforeDelete(rows, run.w);
+  // Objects deleted through a cascading generic foreign key (cables with their terminations) keep their model's hook.
+  for (const [d, ids] of doomed) {
+    if (d === def || !d.beforeDelete || !cascadingGenericKeys(d).length) continue;
+    for (const chunk of chunks([...ids])) await d.beforeDelete(await run.exec.query(sql`SELECT * FROM ${ident(d.table)} WHERE ${inList(ident('id'), chunk)}`), run.w);
+  }
   for (const [d, ids] of doomed) {
     for (const f of Object.values(d.fields)) {
       if (f.kind === 'm2m' && f.through.discriminator) {
@@ -29,7 +35,8 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
   for (const [d, ids] of doomed) {
     for (const owner of run.ctx.registry.all()) {
       for (const f of Object.values(owner.fields)) {
-        if (f.kind !== 'gfk' || (f.allowed && !f.allowed(d))) continue;
+        // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
+        if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
         for (const chunk of chunks([...ids])) {
           await run.exec.execute(sql`DELETE FROM ${ident(owner.table)} WHERE ${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), chunk)}`);
         }
@@ -77,7 +84,10 @@ export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, 
   if (changed) throw new PermissionDeniedError(`Unable to delete object: it would also change ${changed} object${changed === 1 ? '' : 's'} that you may not change.`);
 }
 
-/** Everything a delete takes with it (cascades), after checking nothing protects it. */
+/** A model's generic foreign keys whose objects go with their target as by a cascade. */
+const cascadingGenericKeys = (d: ResourceDefinition): GenericForeignKeyField[] => Object.values(d.fields).filter((f): f is GenericForeignKeyField => f.kind === 'gfk' && !!f.cascade);
+
+/** Everything a delete takes with it (cascades, cascading generic keys), after checking nothing protects it. */
 export async function collect(run: WriteRun, def: ResourceDefinition, ids: string[]): Promise<Map<ResourceDefinition, Set<string>>> {
   const doomed = new Map<ResourceDefinition, Set<string>>([[def, new Set(ids)]]);
   const protectedBy: { def: ResourceDefinition; row: Row }[] = [];
@@ -85,6 +95,19 @@ export async function collect(run: WriteRun, def: ResourceDefinition, ids: strin
   while (frontier.length) {
     const next: [ResourceDefinition, string[]][] = [];
     for (const [d, list] of frontier) {
+      for (const owner of run.ctx.registry.all()) {
+        for (const f of cascadingGenericKeys(owner)) {
+          if (f.allowed && !f.allowed(d)) continue;
+          for (const chunk of chunks(list)) {
+            const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(owner.table)} WHERE ${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), chunk)}`);
+            const set = doomed.get(owner) ?? new Set<string>();
+            const fresh = deps.map((r) => String(r.id)).filter((x) => !set.has(x));
+            fresh.forEach((x) => set.add(x));
+            if (set.size) doomed.set(owner, set);
+            if (fresh.length) next.push([owner, fresh]);
+          }
+        }
+      }
       for (const rel of run.ctx.registry.reverseOf(d)) {
         if (rel.field.onDelete === 'setNull') continue;
         for (const chunk of chunks(list)) {

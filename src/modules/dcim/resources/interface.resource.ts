@@ -7,6 +7,7 @@ import { roleMixin, statusMixin } from '../../extras/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
 import { canonicalMac, MAC_PATTERN } from '../mac';
 import { withinLocation } from '../mixins';
+import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { componentName, deviceComponent } from './device-component';
 
 export const INTERFACE_MODES = [
@@ -85,7 +86,7 @@ export const interfaceResource = defineResource({
   model: 'interface',
   slug: 'interfaces',
   verboseName: 'interface',
-  mixins: [deviceComponent(), statusMixin({ defaults: INTERFACE_STATUSES }), roleMixin()],
+  mixins: [deviceComponent(), cableTermination(), pathEndpoint(), statusMixin({ defaults: INTERFACE_STATUSES }), roleMixin()],
   fields: {
     type: field.choice(INTERFACE_TYPES, { required: true, maxLength: 50 }),
     enabled: field.boolean({ default: true }),
@@ -186,6 +187,9 @@ export const interfaceResource = defineResource({
       if (String(s.values.bridge_id) === String(s.values.id)) return { bridge: ['An interface cannot be bridged to itself.'] };
       const other = await sameDeviceOrChassis(s, w, 'bridge', 'bridge');
       if (other) return other;
+    }
+    if (NONCONNECTABLE_TYPES.has(type) && s.values.cable_id) {
+      return { type: ['Virtual and wireless interfaces cannot be connected to another interface or circuit. Disconnect the interface or choose a suitable type.'] };
     }
     const notPhysical = type === 'lag' || VIRTUAL_INTERFACE_TYPES.has(type) || WIRELESS_INTERFACE_TYPES.has(type);
     if (s.values.speed && notPhysical) return { speed: ['Speed is not applicable to this interface type.'] };

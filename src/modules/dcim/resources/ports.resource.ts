@@ -2,6 +2,7 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { ident, sql } from '../../../database/sql';
 import { CONSOLE_PORT_TYPES, PORT_TYPES, REAR_PORT_POSITIONS } from '../component-choices';
+import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { deviceComponent, sameDevice } from './device-component';
 
 /** Console and pass-through ports of a device (Nautobot's dcim/models/device_components.py). */
@@ -10,7 +11,7 @@ export const consolePortResource = defineResource({
   model: 'consoleport',
   slug: 'console-ports',
   verboseName: 'console port',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(CONSOLE_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
   },
@@ -21,7 +22,7 @@ export const consoleServerPortResource = defineResource({
   model: 'consoleserverport',
   slug: 'console-server-ports',
   verboseName: 'console server port',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(CONSOLE_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
   },
@@ -32,7 +33,7 @@ export const rearPortResource = defineResource({
   model: 'rearport',
   slug: 'rear-ports',
   verboseName: 'rear port',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination()],
   fields: {
     type: field.choice(PORT_TYPES, { required: true, maxLength: 50 }),
     positions: field.integer({ default: 1, minValue: REAR_PORT_POSITIONS.min, maxValue: REAR_PORT_POSITIONS.max }),
@@ -51,7 +52,7 @@ export const frontPortResource = defineResource({
   model: 'frontport',
   slug: 'front-ports',
   verboseName: 'front port',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination()],
   fields: {
     type: field.choice(PORT_TYPES, { required: true, maxLength: 50 }),
     rear_port: field.foreignKey(() => rearPortResource, { required: true, onDelete: 'cascade', relatedName: 'front_ports' }),

@@ -1,6 +1,7 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { FEED_LEGS, POWER_OUTLET_TYPES, POWER_PORT_TYPES } from '../component-choices';
+import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { deviceComponent, sameDevice } from './device-component';
 
 /** Power ports (intakes) and power outlets of a device. */
@@ -9,7 +10,7 @@ export const powerPortResource = defineResource({
   model: 'powerport',
   slug: 'power-ports',
   verboseName: 'power port',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(POWER_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
     maximum_draw: field.integer({ nullable: true, minValue: 1, maxValue: 32767, help: 'Maximum power draw (watts)' }),
@@ -36,7 +37,7 @@ export const powerOutletResource = defineResource({
   model: 'poweroutlet',
   slug: 'power-outlets',
   verboseName: 'power outlet',
-  mixins: [deviceComponent()],
+  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(POWER_OUTLET_TYPES, { maxLength: 50, help: 'Physical port type' }),
     power_port: field.foreignKey(() => powerPortResource, { nullable: true, onDelete: 'setNull', relatedName: 'power_outlets' }),

@@ -3,6 +3,7 @@ import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { ident, sql } from '../../../database/sql';
 import { statusMixin } from '../../extras/mixins';
+import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { POWER_FEED_BREAKER_POLES, POWER_FEED_PHASES, POWER_FEED_STATUSES, POWER_FEED_SUPPLIES, POWER_FEED_TYPES, POWER_PATHS } from '../choices';
 import { locationName, withinLocation } from '../mixins';
 import { powerPanelResource } from './power-panel.resource';
@@ -24,7 +25,7 @@ export function availablePower(v: Record<string, unknown>): number {
 const occupied = (position: unknown, poles: unknown): number[] =>
   position === null || position === undefined || !poles ? [] : Array.from({ length: Number(poles) }, (_, i) => Number(position) + 2 * i);
 
-/** An electrical circuit from a power panel, optionally to a rack of the panel's location hierarchy. Cable fields come with cables. */
+/** An electrical circuit from a power panel, optionally to a rack of the panel's location hierarchy; a cable joins it to a device's power port. */
 export const powerFeedResource = defineResource({
   app: 'dcim',
   model: 'powerfeed',
@@ -33,7 +34,7 @@ export const powerFeedResource = defineResource({
   naturalKey: ['name', 'power_panel'],
   ordering: ['power_panel', 'breaker_position', 'name'],
   display: (r) => r.name,
-  mixins: [statusMixin({ defaults: POWER_FEED_STATUSES })],
+  mixins: [statusMixin({ defaults: POWER_FEED_STATUSES }), cableTermination(), pathEndpoint()],
   fields: {
     power_panel: field.foreignKey(() => powerPanelResource, { required: true, onDelete: 'protect', help: 'Source panel that originates this power feed' }),
     destination_panel: field.foreignKey(() => powerPanelResource, { nullable: true, onDelete: 'protect', relatedName: 'feeders', help: 'Destination panel that receives power from this feed' }),
