@@ -8,6 +8,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY bench ./bench
+COPY plugins ./plugins
 RUN npm run build && npm prune --omit=dev && rm -rf dist/bench
 
 FROM node:22-bookworm-slim
@@ -22,5 +23,5 @@ VOLUME ["/data"]
 EXPOSE 8080
 # Liveness: the process serves (no credentials needed; /ready/ also checks the database).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD node -e "require('http').get('http://127.0.0.1:'+(process.env.PORT||8080)+'/health/',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
+  CMD node -e "const b=(process.env.BASE_PATH||'').replace(/^\/+|\/+$/g,'');require('http').get('http://127.0.0.1:'+(process.env.PORT||8080)+(b?'/'+b:'')+'/health/',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
 CMD ["node", "dist/src/main.js"]

@@ -7,6 +7,8 @@ import { CoreModule } from './core/core.module';
 import { ApiExceptionFilter } from './core/http/exception.filter';
 import { RegistryModule } from './core/resource/registry.module';
 import { DatabaseModule } from './database/database.module';
+import { loadPlugins } from './core/plugins/loader';
+import { PluginsModule } from './core/plugins/plugins.module';
 import type { DatabaseTarget } from './database/data-source.factory';
 import { dcimApp } from './modules/dcim/dcim.module';
 import { extrasApp } from './modules/extras/extras.module';
@@ -45,14 +47,25 @@ export function databaseTarget(settings: Settings): DatabaseTarget {
 @Module({})
 export class AppModule {
   static forRoot(opts: AppOptions): DynamicModule {
+    // PLUGINS: apps declared like the ones above, loaded at start (docs/plugins.md).
+    const plugins = loadPlugins(opts.settings.PLUGINS, APPS.map((a) => a.label));
+    const apps = [...APPS, ...plugins.flatMap((p) => p.apps)];
     return {
       module: AppModule,
       imports: [
         SettingsModule.forRoot(opts.settings, opts.clock),
-        RegistryModule.forRoot(ALL_RESOURCES, ALL_TABLES, ALL_EXTENSIONS),
-        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings)),
+        PluginsModule.forRoot(plugins),
+        RegistryModule.forRoot(
+          apps.flatMap((a) => a.resources),
+          apps.flatMap((a) => a.tables ?? []),
+          apps.flatMap((a) => a.extensions ?? []),
+        ),
+        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings), {
+          postgres: plugins.flatMap((p) => p.migrations.postgres),
+          mysql: plugins.flatMap((p) => p.migrations.mysql),
+        }),
         CoreModule,
-        ...APPS.map((a) => a.module),
+        ...apps.map((a) => a.module),
       ],
       // The global enhancers, registered once (DESIGN.md).
       providers: [

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppOptions } from './app.module';
 import { pipelineMiddleware } from './core/http/pipeline.middleware';
+import { expressTrust } from './core/http/external';
 import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
@@ -27,12 +28,21 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
     logger: new AppLogger(LEVELS[logLevel] ?? LEVELS.info),
     abortOnError: false,
   });
-  app.set('trust proxy', 'loopback');
+  // req.ip (login throttling) from X-Forwarded-For of the same trusted proxies; everything else
+  // the proxies say is read once per request by the pipeline (core/http/external.ts).
+  app.set('trust proxy', expressTrust(opts.settings.TRUST_PROXY));
   app.set('etag', false);
   app.disable('x-powered-by');
   fastJson(app);
   installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db));
-  app.use(pipelineMiddleware(opts.settings.MAX_BODY_SIZE, opts.settings.ALLOWED_HOSTS));
+  app.use(
+    pipelineMiddleware({
+      maxBodySize: opts.settings.MAX_BODY_SIZE,
+      allowedHosts: opts.settings.ALLOWED_HOSTS,
+      trustProxy: opts.settings.TRUST_PROXY,
+      basePath: opts.settings.BASE_PATH,
+    }),
+  );
   setupDocs(app);
   app.enableShutdownHooks();
   await app.init();

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp({ settings });
   await app.listen(settings.PORT, settings.HOST);
-  process.stdout.write(`netkeel listening on http://${settings.HOST}:${settings.PORT}/api/\n`);
+  process.stdout.write(`netkeel listening on http://${settings.HOST}:${settings.PORT}${settings.BASE_PATH}/api/\n`);
 }
 
 main().catch((err: Error) => {

@@ -10,6 +10,8 @@ import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-th
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
 import { Devices1795598197623 } from './1795598197623-devices';
+import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
+import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -25,4 +27,6 @@ export const mysqlMigrations = [
   RacksAndPower1795596271975,
   DeviceTypes1795597750790,
   Devices1795598197623,
+  DcimVirtualChassis1795605462779,
+  DcimComponents1795605635980,
 ];

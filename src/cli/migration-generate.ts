@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ALL_EXTENSIONS, ALL_RESOURCES, ALL_TABLES } from '../app.module';
+import { ALL_EXTENSIONS, ALL_RESOURCES, ALL_TABLES, APPS } from '../app.module';
+import { loadPlugins } from '../core/plugins/loader';
 import { ResourceRegistry } from '../core/resource/registry';
 import { openDatabase } from '../database/data-source.factory';
 import { Db } from '../database/db';
@@ -18,14 +19,32 @@ import { mysqlMigrations } from '../../migrations/mysql';
  * Review it and commit it; the drift test checks the result on every database.
  */
 async function main(): Promise<void> {
-  const name = process.argv[2];
-  if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
+  const [name, ...rest] = process.argv.slice(2);
+  const opt = (flag: string) => {
+    const i = rest.indexOf(flag);
+    return i === -1 ? undefined : rest[i + 1];
+  };
+  const pluginPath = opt('--plugin');
+  const out = opt('--out');
+  if (!name || !/^[a-z][a-z0-9-]*$/.test(name) || (pluginPath && !out) || (!pluginPath && rest.length)) {
     console.error('usage: npm run migration:generate -- <name>   (lower-case words joined by hyphens, e.g. add-manufacturers)');
+    console.error('       npm run migration:generate -- <name> --plugin <built plugin folder or package> --out <plugin source>/migrations');
     process.exit(2);
   }
-  const registry = new ResourceRegistry(ALL_RESOURCES, ALL_TABLES, ALL_EXTENSIONS);
+  // A plugin's migration: the difference its declarations make, after netkeel's migrations and its own.
+  const plugins = pluginPath ? loadPlugins([pluginPath], APPS.map((a) => a.label)) : [];
+  const apps = [...APPS, ...plugins.flatMap((p) => p.apps)];
+  const registry = new ResourceRegistry(
+    pluginPath ? apps.flatMap((a) => a.resources) : ALL_RESOURCES,
+    pluginPath ? apps.flatMap((a) => a.tables ?? []) : ALL_TABLES,
+    pluginPath ? apps.flatMap((a) => a.extensions ?? []) : ALL_EXTENSIONS,
+  );
   registry.seal();
-  const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+  const migrations = {
+    postgres: [...postgresMigrations, ...plugins.flatMap((p) => p.migrations.postgres)],
+    mysql: [...mysqlMigrations, ...plugins.flatMap((p) => p.migrations.mysql)],
+  };
+  const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations });
   let diffLines: string[];
   let statements: Record<'postgres' | 'mysql', Statements>;
   try {
@@ -40,21 +59,26 @@ async function main(): Promise<void> {
     console.log('The migrations already make the declared schema: nothing to generate.');
     return;
   }
-  const root = resolve(__dirname, '..', '..', '..', 'migrations');
-  const stamp = nextTimestamp(root);
+  const root = out ? resolve(out) : resolve(__dirname, '..', '..', '..', 'migrations');
+  const stamp = nextTimestamp(resolve(__dirname, '..', '..', '..', 'migrations'), out ? root : undefined);
   const className = `${name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}${stamp}`;
   for (const dialect of ['postgres', 'mysql'] as const) {
     const file = `${stamp}-${name}`;
+    mkdirSync(join(root, dialect), { recursive: true });
     writeFileSync(join(root, dialect, `${file}.ts`), migrationSource(className, dialect, diffLines, statements[dialect]));
-    register(join(root, dialect, 'index.ts'), className, file);
-    console.log(`wrote migrations/${dialect}/${file}.ts`);
+    if (out) console.log(`wrote ${join(root, dialect, file)}.ts: add ${className} to the plugin's migrations.${dialect}`);
+    else {
+      register(join(root, dialect, 'index.ts'), className, file);
+      console.log(`wrote migrations/${dialect}/${file}.ts`);
+    }
   }
   console.log(diffLines.map((l) => `  ${l}`).join('\n'));
 }
 
-/** After every committed migration, and not before now. */
-function nextTimestamp(root: string): number {
-  const stamps = ['postgres', 'mysql'].flatMap((d) => readdirSync(join(root, d)).map((f) => Number(/^(\d+)-/.exec(f)?.[1] ?? 0)));
+/** After every committed migration (netkeel's, and a plugin's), and not before now. */
+function nextTimestamp(root: string, pluginRoot?: string): number {
+  const dirs = [root, ...(pluginRoot ? [pluginRoot] : [])].flatMap((r) => ['postgres', 'mysql'].map((d) => join(r, d))).filter((d) => existsSync(d));
+  const stamps = dirs.flatMap((d) => readdirSync(d).map((f) => Number(/^(\d+)-/.exec(f)?.[1] ?? 0)));
   return Math.max(Date.now(), ...stamps.map((s) => s + 1));
 }
 

@@ -1,4 +1,6 @@
-import { loadSettings, SettingsError } from './settings';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadSettings, Settings, SettingsError } from './settings';
 
 describe('settings', () => {
   it('applies the documented defaults', () => {
@@ -13,6 +15,8 @@ describe('settings', () => {
       PREPARED_STATEMENTS: true,
       EXEMPT_VIEW_PERMISSIONS: [],
       LOG_LEVEL: 'info',
+      TRUST_PROXY: ['loopback'],
+      BASE_PATH: '',
     });
     expect(s.DATABASE_URL).toBeUndefined();
   });
@@ -20,6 +24,18 @@ describe('settings', () => {
   it('parses values from the environment', () => {
     const s = loadSettings({ PORT: '9000', STRICT_FILTERING: 'false', EXEMPT_VIEW_PERMISSIONS: 'dcim.location, tenancy.tenant', MAX_PAGE_SIZE: '0', DATABASE_URL: 'postgres://u@h/db', PREPARED_STATEMENTS: 'false' });
     expect(s).toMatchObject({ PORT: 9000, STRICT_FILTERING: false, EXEMPT_VIEW_PERMISSIONS: ['dcim.location', 'tenancy.tenant'], MAX_PAGE_SIZE: 0, PREPARED_STATEMENTS: false });
+  });
+
+  it('are each listed in .env.example', () => {
+    const listed = new Set([...readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    const optional = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
+    expect([...Object.keys(new Settings()), ...optional].filter((k) => !listed.has(k))).toEqual([]);
+  });
+
+  it('reads the reverse proxy settings: TRUST_PROXY as a list, BASE_PATH normalized', () => {
+    expect(loadSettings({ TRUST_PROXY: '10.0.0.0/8, ::1,uniquelocal' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '::1', 'uniquelocal']);
+    expect(loadSettings({ TRUST_PROXY: 'none' }).TRUST_PROXY).toEqual(['none']);
+    expect(['/netkeel', 'netkeel', '/netkeel/', 'a/b/', '/'].map((v) => loadSettings({ BASE_PATH: v }).BASE_PATH)).toEqual(['/netkeel', '/netkeel', '/netkeel', '/a/b', '']);
   });
 
   it.each([
@@ -34,6 +50,11 @@ describe('settings', () => {
     ['SUPERUSER_API_TOKEN', 'not-hex'],
     ['SECRET_KEY', 'short'],
     ['LOG_LEVEL', 'chatty'],
+    ['TRUST_PROXY', 'proxy.example'],
+    ['TRUST_PROXY', '10.0.0.0/40'],
+    ['BASE_PATH', '/a/../b'],
+    ['BASE_PATH', '/a b'],
+    ['BASE_PATH', 'https://example.com/x'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadSettings({ [name]: value })).toThrow(SettingsError);
     expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -9,8 +9,12 @@ import {
   Max,
   Min,
   MinLength,
+  Validate,
   validateSync,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
 } from 'class-validator';
+import { isTrustEntry, normalizePrefix } from '../core/http/external';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -28,6 +32,26 @@ const toList = ({ value }: { value: unknown }) =>
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
+
+@ValidatorConstraint({ name: 'trustEntry' })
+class TrustEntry implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isTrustEntry(value);
+  }
+  defaultMessage(): string {
+    return 'TRUST_PROXY entries must be IP addresses, CIDR blocks (10.0.0.0/8), loopback, linklocal, uniquelocal or none';
+  }
+}
+
+@ValidatorConstraint({ name: 'basePath' })
+class BasePath implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && normalizePrefix(value) === value;
+  }
+  defaultMessage(): string {
+    return 'BASE_PATH must be a path such as /netkeel (letters, digits and ._~- between slashes)';
+  }
+}
 
 /**
  * Every setting netkeel reads from the environment, validated once at boot.
@@ -79,6 +103,26 @@ export class Settings {
     message: 'ALLOWED_HOSTS entries must be host names, ".domain" or "*"',
   })
   ALLOWED_HOSTS: string[] = ['*'];
+
+  /**
+   * Addresses and CIDR blocks of the reverse proxies whose `Forwarded` / `X-Forwarded-Proto`,
+   * `-Host`, `-Prefix` and `-For` headers are believed (`loopback`, `linklocal`, `uniquelocal`
+   * name ranges; `none` trusts no one). A request from any other peer has those headers ignored.
+   */
+  @Transform(toList) @IsString({ each: true }) @Validate(TrustEntry, { each: true })
+  TRUST_PROXY: string[] = ['loopback'];
+
+  /** The path under which every route lives (e.g. `/netkeel`); '' = the root. Normalized without a trailing slash. */
+  @Transform(({ value }) => (typeof value === 'string' ? (normalizePrefix(value.startsWith('/') ? value : `/${value}`) ?? value) : value))
+  @IsString() @Validate(BasePath)
+  BASE_PATH = '';
+
+  /**
+   * Plugins to load at start, in order: npm package names, or folders (a path starting with `.`
+   * or `/`) whose entry exports a plugin made with definePlugin (docs/plugins.md).
+   */
+  @Transform(toList) @IsString({ each: true })
+  PLUGINS: string[] = [];
 
   @IsOptional() @IsString() @MinLength(32, { message: 'SECRET_KEY must be at least 32 characters long' })
   SECRET_KEY?: string;

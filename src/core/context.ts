@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../database/db';
 import type { Settings } from '../config/settings';
 import type { ResourceRegistry } from './resource/registry';
-import type { ResourceDefinition } from './resource/definition';
+import { listPath, type ResourceDefinition } from './resource/definition';
 import type { Constraint } from './resource/fields';
 
 export type Action = 'view' | 'add' | 'change' | 'delete';
@@ -64,7 +64,7 @@ export class RequestContext {
   }
 
   detailUrl(def: ResourceDefinition, id: string): string {
-    return `${this.baseUrl}/api/${def.app}/${def.slug}/${id}/`;
+    return `${this.listUrl(def)}${id}/`;
   }
 
   private readonly listUrls = new Map<ResourceDefinition, string>();
@@ -72,7 +72,7 @@ export class RequestContext {
   listUrl(def: ResourceDefinition): string {
     let url = this.listUrls.get(def);
     if (!url) {
-      url = `${this.baseUrl}/api/${def.app}/${def.slug}/`;
+      url = `${this.baseUrl}${listPath(def)}`;
       this.listUrls.set(def, url);
     }
     return url;

@@ -5,6 +5,7 @@ import { SessionService } from './auth/session.service';
 import { UserStatusService } from './auth/user-status';
 import { ContextFactory } from './http/context.factory';
 import { RootController } from './http/root.controller';
+import { PluginsController } from './plugins/plugins.controller';
 import { LoginController } from './http/login.controller';
 import { HealthController } from './http/health.controller';
 import { CsvService } from './resource/csv/csv.service';
@@ -13,7 +14,8 @@ import { ResourceService } from './resource/resource.service';
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
-  controllers: [RootController, LoginController, HealthController],
+  // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
+  controllers: [PluginsController, RootController, LoginController, HealthController],
   providers: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
   exports: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
 })

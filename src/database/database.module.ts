@@ -39,7 +39,8 @@ export class DatabaseModule implements OnApplicationShutdown {
     private readonly feed: ChangeFeed,
   ) {}
 
-  static forRoot(target: DatabaseTarget): DynamicModule {
+  /** `plugins`: the loaded plugins' migrations, applied with netkeel's (each set sorted by its timestamps). */
+  static forRoot(target: DatabaseTarget, plugins: { postgres: Function[]; mysql: Function[] } = { postgres: [], mysql: [] }): DynamicModule {
     return {
       module: DatabaseModule,
       providers: [
@@ -47,7 +48,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: OPEN_DATABASE,
           useFactory: async () => {
             const logger = new Logger('Database');
-            const open = await openWithRetry(target, () => openDatabase(target, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } }), target.connectTimeoutMs ?? 0, logger);
+            const open = await openWithRetry(target, () => openDatabase(target, { migrations: { postgres: [...postgresMigrations, ...plugins.postgres], mysql: [...mysqlMigrations, ...plugins.mysql] } }), target.connectTimeoutMs ?? 0, logger);
             const [{ v }] = await open.dataSource.query('SELECT VERSION() AS v');
             logger.log(`Using ${describeTarget(target)}: ${String(v).split(' on ')[0].split(',')[0]}`);
             const applied = await migrate(open);

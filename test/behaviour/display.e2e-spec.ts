@@ -1,6 +1,6 @@
 import { eachDatabase } from '../../src/core/testing/harness';
 import { person, role } from '../identity/messages';
-import { installInterfaceStandIn, interfaceId } from '../support/ipam-fixtures';
+import { createInterfaces, interfaceId } from '../support/ipam-fixtures';
 
 type Obj = Record<string, any>;
 
@@ -34,10 +34,10 @@ eachDatabase('displays naming related objects', (t) => {
   });
 
   it('names the address of an interface assignment', async () => {
-    await installInterfaceStandIn(t(), [7]);
+    await createInterfaces(t(), 'Display', [7]);
     await post('/api/ipam/prefixes/', { prefix: '10.201.0.0/24', status: 'Active' });
     const ip = await post('/api/ipam/ip-addresses/', { address: '10.201.0.7/24', status: 'Active', namespace: 'Global' });
-    expect(await display(await post('/api/ipam/ip-address-to-interface/', { ip_address: ip.id, interface: interfaceId(7) }))).toBe(`10.201.0.7/24 ${interfaceId(7)}`);
+    expect(await display(await post('/api/ipam/ip-address-to-interface/', { ip_address: ip.id, interface: interfaceId(7) }))).toBe('10.201.0.7/24 Display fixture one eth7');
   });
 
   it("names a token's user", async () => {

@@ -1,5 +1,5 @@
 import { eachDatabase } from '../../src/core/testing/harness';
-import { installInterfaceStandIn, interfaceId } from '../support/ipam-fixtures';
+import { createInterfaces, interfaceId } from '../support/ipam-fixtures';
 
 type Obj = Record<string, any>;
 
@@ -245,18 +245,19 @@ eachDatabase('IPAM rules', (t) => {
   it('validates assignment targets by type and the reference texts', async () => {
     const a = await address('10.1.2.30/24');
     expect((await post('ip-address-to-interface', { ip_address: a.id }).expect(400)).body).toEqual({ interface: ['Must associate to either an Interface or a VMInterface.'] });
-    const id = '00000000-0000-4000-8000-000000000001';
+    await createInterfaces(t(), 'Assignment targets', [8001]);
+    const id = interfaceId(8001);
     expect((await post('ip-address-to-interface', { ip_address: a.id, interface: id, vm_interface: id }).expect(400)).body).toEqual({
       interface: ['Cannot use a single instance to associate to both an Interface and a VMInterface.'],
     });
-    // No interface model is installed yet: any id is "not found".
+    // No virtual machine interface model is installed yet: any id is "not found".
     expect((await post('ip-address-to-interface', { ip_address: a.id, vm_interface: id }).expect(400)).body).toEqual({
       vm_interface: [`Related object not found using the provided attributes: {'pk': UUID('${id}')}`],
     });
   });
 
   it('assigns an address to an interface once: duplicates, stored or in one batch, are 400s', async () => {
-    await installInterfaceStandIn(t(), [7001, 7002]);
+    await createInterfaces(t(), 'Assignment rules', [7001, 7002]);
     const a = await address('10.1.2.31/24');
     const count = async () => (await t().get(`/api/ipam/ip-address-to-interface/?ip_address=${a.id}`).expect(200)).body.count;
     const twice = await post('ip-address-to-interface', [{ ip_address: a.id, interface: interfaceId(7001) }, { ip_address: a.id, interface: interfaceId(7001) }]).expect(400);

@@ -1,29 +1,15 @@
-import { defineResource } from '../../src/core/resource/definition';
-import { ResourceRegistry } from '../../src/core/resource/registry';
 import type { TestApp } from '../../src/core/testing/harness';
-import { ident, join, sql } from '../../src/database/sql';
+import { twoDevices } from '../fixtures/dcim-components.fixtures';
 
 /** A deterministic interface id for fixture n. */
 export const interfaceId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /**
- * The interface models arrive with DCIM. Until then, addresses are assigned to interfaces that
- * are validated by object type through the registry; this installs a minimal `dcim.interface`
- * (a table of ids and a registry entry) so the assignment endpoint can be exercised end to end.
+ * Interfaces to assign addresses to: `eth<n>` with the id `interfaceId(n)`, made in one request
+ * on two devices of their own (`<label> fixture one` the odd, `two` the even), so that deleting
+ * one device leaves assignments on the other.
  */
-export async function installInterfaceStandIn(t: TestApp, ns: number[]): Promise<void> {
-  await t.db.execute(sql`CREATE TABLE ${ident('test_interface')} (${ident('id')} char(36) PRIMARY KEY)`);
-  await t.db.execute(sql`INSERT INTO ${ident('test_interface')} (${ident('id')}) VALUES ${join(ns.map((n) => sql`(${interfaceId(n)})`))}`);
-  t.app.get(ResourceRegistry).add(
-    defineResource({
-      app: 'dcim',
-      model: 'interface',
-      slug: 'interfaces',
-      table: 'test_interface',
-      naturalKey: ['id'],
-      ordering: ['id'],
-      display: (r) => String(r.id),
-      fields: {},
-    }),
-  );
+export async function createInterfaces(t: TestApp, label: string, ns: number[]): Promise<void> {
+  const { one, two } = await twoDevices(t, label);
+  await t.post('/api/dcim/interfaces/', ns.map((n) => ({ id: interfaceId(n), device: n % 2 ? one.id : two.id, name: `eth${n}`, type: '1000base-t', status: 'Active' }))).expect(201);
 }

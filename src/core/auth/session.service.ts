@@ -65,26 +65,26 @@ export class SessionService {
     }
   }
 
-  /** Starts a session; returns the Set-Cookie values for the response. */
-  async start(userId: string, secure: boolean): Promise<string[]> {
+  /** Starts a session; returns the Set-Cookie values for the response (`path`: the service's external root). */
+  async start(userId: string, secure: boolean, path = '/'): Promise<string[]> {
     const id = randomBytes(32).toString('base64url');
     const csrf = randomBytes(24).toString('hex');
     const expires = new Date(Date.now() + SESSION_HOURS * 3600 * 1000);
     await this.store.createSession(userId, hashId(id), csrf, expires);
     return [
-      cookie.serialize(SESSION_COOKIE, this.sign(id), { httpOnly: true, sameSite: 'lax', secure, path: '/', expires }),
-      cookie.serialize(CSRF_COOKIE, csrf, { sameSite: 'lax', secure, path: '/', expires }),
+      cookie.serialize(SESSION_COOKIE, this.sign(id), { httpOnly: true, sameSite: 'lax', secure, path, expires }),
+      cookie.serialize(CSRF_COOKIE, csrf, { sameSite: 'lax', secure, path, expires }),
     ];
   }
 
   /** Ends the request's session; returns the Set-Cookie values that clear it. */
-  async end(req: NkRequest): Promise<string[]> {
+  async end(req: NkRequest, path = '/'): Promise<string[]> {
     const signed = this.cookies(req)[SESSION_COOKIE];
     const id = signed ? this.unsign(signed) : null;
     if (id) await this.store.deleteSession(hashId(id));
     return [
-      cookie.serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0 }),
-      cookie.serialize(CSRF_COOKIE, '', { sameSite: 'lax', path: '/', maxAge: 0 }),
+      cookie.serialize(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path, maxAge: 0 }),
+      cookie.serialize(CSRF_COOKIE, '', { sameSite: 'lax', path, maxAge: 0 }),
     ];
   }
 

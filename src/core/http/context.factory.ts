@@ -41,7 +41,7 @@ export class ContextFactory {
       { constraints: async () => null },
       { user: null, via: null, writeEnabled: true },
       DEFAULT_VERSION,
-      `http://localhost:${this.settings.PORT}`,
+      `http://localhost:${this.settings.PORT}${this.settings.BASE_PATH}`,
       this.clock,
     );
   }

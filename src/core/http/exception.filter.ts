@@ -4,7 +4,7 @@ import { NETKEEL_VERSION } from '../../version';
 import { postgresDialect, mysqlDialect } from '../../database/dialect';
 import { QueryFailedError } from 'typeorm';
 import { apiPage, HTML_CSP } from './html';
-import { baseUrl, NkRequest } from './request';
+import { baseUrl, externalPath, NkRequest } from './request';
 import { wantsHtml } from './reply';
 import {
   BadRequestError,
@@ -42,11 +42,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (wantsHtml(req)) {
       // A browser that is not logged in goes to the login page; other errors render as pages.
       if (status === 403 && !req.principal?.user && exception instanceof NotAuthenticatedError) {
-        res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl)}`);
+        res.redirect(302, `${externalPath(req, '/login/')}?next=${encodeURIComponent(externalPath(req, req.originalUrl))}`);
         return;
       }
       res.status(status).setHeader('Content-Security-Policy', HTML_CSP);
-      res.type('html').send(apiPage(body, { title: `Error ${status}`, method: req.method, path: req.originalUrl, status, origin: baseUrl(req), username: req.principal?.user?.username, headers: {} }));
+      res.type('html').send(apiPage(body, { title: `Error ${status}`, method: req.method, path: externalPath(req, req.originalUrl), status, origin: baseUrl(req), prefix: externalPath(req, ''), username: req.principal?.user?.username, headers: {} }));
       return;
     }
     res.status(status).json(body);

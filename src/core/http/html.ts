@@ -43,21 +43,24 @@ export interface PageInfo {
   path: string;
   status: number;
   origin: string;
+  /** The external path prefix ('' or `/netkeel`): the page's own links start with it. */
+  prefix: string;
   username?: string;
   csrf?: string;
   headers: Record<string, string>;
 }
 
-export function page(body: string, info: Pick<PageInfo, 'title' | 'username' | 'csrf'>): string {
+export function page(body: string, info: Pick<PageInfo, 'title' | 'username' | 'csrf' | 'prefix'>): string {
+  const prefix = esc(info.prefix);
   const user = info.username
-    ? `<form method="post" action="/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(info.csrf ?? '')}">${esc(info.username)} <button>Log out</button></form>`
-    : '<a href="/login/">Log in</a>';
+    ? `<form method="post" action="${prefix}/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(info.csrf ?? '')}">${esc(info.username)} <button>Log out</button></form>`
+    : `<a href="${prefix}/login/">Log in</a>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(info.title)} – netkeel</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}header{display:flex;justify-content:space-between;align-items:center;background:#1d3557;color:#fff;padding:.5em 1em}
 header a,header button{color:#fff}header form{margin:0}button{background:none;border:1px solid #fff;border-radius:3px;cursor:pointer}main{padding:1em}
 pre{background:#f6f8fa;padding:1em;overflow:auto}.k{color:#7b2c8b}.s{color:#1a6e1a}.n{color:#b35c00}a{color:#1d5fb4}.req{color:#555}
 label{display:block;margin:.5em 0}input{font:inherit;padding:.25em}</style></head>
-<body><header><a href="/api/"><strong>netkeel</strong></a>${user}</header><main>${body}</main></body></html>`;
+<body><header><a href="${prefix}/api/"><strong>netkeel</strong></a>${user}</header><main>${body}</main></body></html>`;
 }
 
 export function apiPage(data: unknown, info: PageInfo): string {

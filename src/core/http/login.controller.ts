@@ -8,15 +8,18 @@ import { CSRF_COOKIE, SessionService } from '../auth/session.service';
 import { TooManyRequestsError } from '../resource/errors';
 import { ApiResponse } from './api-response';
 import { esc, HTML_CSP, page } from './html';
-import type { NkRequest } from './request';
+import { externalPath, NkRequest } from './request';
 
 const LOGIN_CSRF = 'logincsrf';
 const HTML_HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_CSP, 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-store' };
 
-/** A redirect target after login: a local path only (never another site). */
-function safeNext(v: unknown): string {
+/**
+ * A redirect target after login: a path of this service only (never another site), as the client
+ * sees it (under the external prefix).
+ */
+function safeNext(v: unknown, prefix: string): string {
   const s = typeof v === 'string' ? v : '';
-  return /^\/(?![/\\])[^\s]*$/.test(s) ? s : '/api/';
+  return /^\/(?![/\\])[^\s]*$/.test(s) && (s === `${prefix}/` || s.startsWith(`${prefix}/`)) ? s : `${prefix}/api/`;
 }
 
 const redirect = (to: string, cookies: string[] = []) => new ApiResponse(303, '', { Location: to, 'Set-Cookie': cookies, 'Cache-Control': 'no-store' });
@@ -33,51 +36,52 @@ export class LoginController {
     @Inject(CREDENTIAL_STORE) private readonly store: CredentialStore,
   ) {}
 
-  private form(next: string, error = '', status = 200, extra: Record<string, string> = {}): ApiResponse {
+  private form(req: NkRequest, next: string, error = '', status = 200, extra: Record<string, string> = {}): ApiResponse {
+    const prefix = externalPath(req, '');
     const token = randomBytes(24).toString('hex');
     const html = page(
       `<h1>Log in</h1>${error ? `<p role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/login/"><input type="hidden" name="csrfmiddlewaretoken" value="${token}"><input type="hidden" name="next" value="${esc(next)}">
+<form method="post" action="${esc(prefix)}/login/"><input type="hidden" name="csrfmiddlewaretoken" value="${token}"><input type="hidden" name="next" value="${esc(next)}">
 <label>Username <input name="username" autocomplete="username" required autofocus></label>
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label><button style="color:#222;border-color:#222">Log in</button></form>`,
-      { title: 'Log in' },
+      { title: 'Log in', prefix },
     );
     return new ApiResponse(status, html, {
       ...HTML_HEADERS,
       ...extra,
-      'Set-Cookie': [cookie.serialize(LOGIN_CSRF, token, { httpOnly: true, sameSite: 'strict', path: '/login/' })],
+      'Set-Cookie': [cookie.serialize(LOGIN_CSRF, token, { httpOnly: true, sameSite: 'strict', secure: req.external?.proto === 'https', path: `${prefix}/login/` })],
     });
   }
 
   @Get('login')
   @Public()
   loginPage(@Req() req: NkRequest) {
-    return this.form(safeNext(req.query.next));
+    return this.form(req, safeNext(req.query.next, externalPath(req, '')));
   }
 
   @Post('login')
   @Public()
   async login(@Req() req: NkRequest) {
     const form = new URLSearchParams(req.rawBody?.toString('utf8') ?? '');
-    const next = safeNext(form.get('next'));
+    const next = safeNext(form.get('next'), externalPath(req, ''));
     const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
     const expected = cookies[LOGIN_CSRF] ?? '';
     const given = form.get('csrfmiddlewaretoken') ?? '';
     if (!expected || expected.length !== given.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(given))) {
-      return this.form(next, 'Your login form expired; please try again.', 403);
+      return this.form(req, next, 'Your login form expired; please try again.', 403);
     }
     const username = form.get('username') ?? '';
     let attempt;
     try {
       attempt = await this.throttle.attempt(username, req.ip ?? '');
     } catch (e) {
-      if (e instanceof TooManyRequestsError) return this.form(next, 'Too many failed attempts; wait and try again.', 429, { 'Retry-After': String(e.retryAfterSeconds) });
+      if (e instanceof TooManyRequestsError) return this.form(req, next, 'Too many failed attempts; wait and try again.', 429, { 'Retry-After': String(e.retryAfterSeconds) });
       throw e;
     }
     const user = await this.store.byPassword(username, form.get('password') ?? '');
-    if (!user || !user.is_active) return this.form(next, 'Please enter a correct username and password.');
+    if (!user || !user.is_active) return this.form(req, next, 'Please enter a correct username and password.');
     await attempt.succeeded();
-    return redirect(next, await this.sessions.start(user.id, req.secure));
+    return redirect(next, await this.sessions.start(user.id, req.external?.proto === 'https', externalPath(req, '/')));
   }
 
   @Get('logout')
@@ -85,8 +89,8 @@ export class LoginController {
   logoutPage(@Req() req: NkRequest) {
     const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
     const html = page(
-      `<h1>Log out</h1><form method="post" action="/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(cookies[CSRF_COOKIE] ?? '')}"><button style="color:#222;border-color:#222">Log out</button></form>`,
-      { title: 'Log out' },
+      `<h1>Log out</h1><form method="post" action="${esc(externalPath(req, '/logout/'))}"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(cookies[CSRF_COOKIE] ?? '')}"><button style="color:#222;border-color:#222">Log out</button></form>`,
+      { title: 'Log out', prefix: externalPath(req, '') },
     );
     return new ApiResponse(200, html, HTML_HEADERS);
   }
@@ -94,6 +98,6 @@ export class LoginController {
   /** Ending a session is a write: the guard checks the session's CSRF token. */
   @Post('logout')
   async logout(@Req() req: NkRequest) {
-    return redirect('/login/', await this.sessions.end(req));
+    return redirect(externalPath(req, '/login/'), await this.sessions.end(req, externalPath(req, '/')));
   }
 }

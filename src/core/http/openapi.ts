@@ -1,11 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
 import { NETKEEL_VERSION } from '../../version';
-import { ResourceDefinition, objectType } from '../resource/definition';
+import { listPath, ResourceDefinition, objectType } from '../resource/definition';
 import type { Field } from '../resource/fields';
 import { ResourceRegistry } from '../resource/registry';
 import { writable } from '../resource/serialize/input';
 import { DEFAULT_VERSION } from './versioning';
+import { baseUrl } from './request';
+import type { Request } from 'express';
 
 type Schema = Record<string, unknown>;
 
@@ -141,7 +143,7 @@ function paths(def: ResourceDefinition): Record<string, Schema> {
       delete: { tags, operationId: `${def.app}_${def.slug}_destroy`, responses: { 204: { description: 'deleted' } } },
     });
   }
-  return { [`/api/${def.app}/${def.slug}/`]: list, [`/api/${def.app}/${def.slug}/{id}/`]: detail };
+  return { [listPath(def)]: list, [`${listPath(def)}{id}/`]: detail };
 }
 
 /** The OpenAPI document, derived from the resource definitions plus the special controllers Nest knows. */
@@ -177,5 +179,8 @@ export function setupDocs(app: INestApplication): void {
     jsonDocumentUrl: 'api/swagger.json',
     yamlDocumentUrl: 'api/swagger.yaml',
     customSiteTitle: 'netkeel API',
+    // The paths are app-relative: the server is the service's root as this client sees it
+    // (scheme, host and prefix behind a proxy, BASE_PATH).
+    patchDocumentOnRequest: <TRequest>(req: TRequest, _res: unknown, document: OpenAPIObject) => ({ ...document, servers: [{ url: baseUrl(req as Request) }] }),
   });
 }

@@ -3,6 +3,7 @@ import { HttpResult } from '../resource/errors';
 import { NUL_MESSAGE } from '../resource/json-limits';
 import type { NkRequest } from './request';
 import { negotiateVersion } from './versioning';
+import { externalView, ForwardedHeaderError, trustTest } from './external';
 
 /**
  * Swagger UI at /api/docs/: its own scripts and styles (inline styles included), requests to
@@ -11,29 +12,70 @@ import { negotiateVersion } from './versioning';
 export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+export interface PipelineOptions {
+  maxBodySize: number;
+  allowedHosts?: string[];
+  /** TRUST_PROXY entries. */
+  trustProxy?: string[];
+  /** Normalized BASE_PATH. */
+  basePath?: string;
+}
+
+/** Liveness and readiness probes: answered whatever the Host (a container's probe uses its own address); they carry no URL. */
+const PROBES = new Set(['/health/', '/health', '/ready/', '/ready']);
+
 /**
- * Runs before routing for every request: the security headers, the trailing-slash redirect
- * (302, query kept), API version negotiation (the API-Version header on every response after
- * it) and reading the raw body within the size limit. Errors are answered in the same JSON
- * shape as the exception filter.
+ * Runs before routing for every request: the external view of the request (proxy headers from
+ * trusted proxies only, BASE_PATH stripped from the URL), the security headers, the Host check,
+ * the trailing-slash redirect (302, query kept), API version negotiation (the API-Version header
+ * on every response after it) and reading the raw body within the size limit. Errors are
+ * answered in the same JSON shape as the exception filter.
  */
-export function pipelineMiddleware(maxBodySize: number, allowedHosts: string[] = ['*']) {
-  const hostAllowed = hostCheck(allowedHosts);
+export function pipelineMiddleware(opts: PipelineOptions) {
+  const { maxBodySize } = opts;
+  const hostAllowed = hostCheck(opts.allowedHosts ?? ['*']);
+  const basePath = opts.basePath ?? '';
+  const trusted = trustTest(opts.trustProxy ?? ['loopback']);
   return (req: NkRequest, res: Response, next: NextFunction) => {
-    const url = req.originalUrl;
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
     // No response is to be sniffed into another type or framed; API answers (a new token's key,
     // objects a user may see) are not to be kept by any cache. Swagger UI's files may be.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
+    try {
+      req.external = externalView(req, { trusted, basePath }, (req.socket as { encrypted?: boolean }).encrypted === true);
+    } catch (e) {
+      if (!(e instanceof ForwardedHeaderError)) throw e;
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(400).json({ detail: e.message });
+      return;
+    }
+    const ext = req.external;
+    // Every route lives under BASE_PATH; inside, paths are app-relative.
+    if (basePath) {
+      const u = req.url;
+      const rest = u.startsWith(basePath) ? u.slice(basePath.length) : null;
+      if (rest === null || (rest !== '' && rest[0] !== '/' && rest[0] !== '?')) {
+        res.setHeader('Cache-Control', 'no-store');
+        res.status(404).json({ detail: 'Not found.' });
+        return;
+      }
+      if (rest === '' || rest[0] === '?') {
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(302, `${ext.prefix}/${rest}`);
+        return;
+      }
+      req.url = rest;
+      req.originalUrl = rest;
+    }
+    const url = req.originalUrl;
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
     if (path.startsWith('/api/docs')) res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (!isStaticAsset(path)) res.setHeader('Cache-Control', 'no-store');
-    // URLs in responses are built from Host: only names this service answers to.
-    const host = req.headers.host ?? '';
-    if (!hostAllowed(host)) {
-      res.status(400).json({ detail: `Invalid HTTP_HOST header: ${JSON.stringify(host.slice(0, 255))}. You may need to add it to ALLOWED_HOSTS.` });
+    // URLs in responses are built from the host the client used: only names this service answers to.
+    if (!hostAllowed(ext.host) && !PROBES.has(path)) {
+      res.status(400).json({ detail: `Invalid HTTP_HOST header: ${JSON.stringify(ext.host.slice(0, 255))}. You may need to add it to ALLOWED_HOSTS.` });
       return;
     }
     // No database stores a NUL in text: refused here, before it can reach a filter or a lookup.
@@ -42,7 +84,7 @@ export function pipelineMiddleware(maxBodySize: number, allowedHosts: string[] =
       return;
     }
     if ((path === '/api' || path.startsWith('/api/')) && !path.endsWith('/') && !isStaticAsset(path)) {
-      res.redirect(302, `${path}/${q === -1 ? '' : url.slice(q)}`);
+      res.redirect(302, `${ext.prefix}${path}/${q === -1 ? '' : url.slice(q)}`);
       return;
     }
     res.setHeader('Vary', 'Accept');

@@ -5,7 +5,7 @@ import type { Db } from '../../database/db';
 import { ApiResponse } from './api-response';
 import { apiPage, HTML_CSP } from './html';
 import { negotiateFormat } from './negotiation';
-import { baseUrl, NkRequest } from './request';
+import { baseUrl, externalPath, NkRequest } from './request';
 
 /**
  * Writes what a handler returned: the status and headers it asked for (handlers never touch the
@@ -43,9 +43,10 @@ function html(req: NkRequest, res: Response, body: unknown): string {
   return apiPage(body, {
     title: titleOf(req.path),
     method: req.method,
-    path: req.originalUrl,
+    path: externalPath(req, req.originalUrl),
     status: res.statusCode,
     origin: baseUrl(req),
+    prefix: externalPath(req, ''),
     username: req.principal?.user?.username,
     csrf: (req as NkRequest & { csrf?: string }).csrf,
     headers,

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Principal } from '../context';
+import type { ExternalView } from './external';
 import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../resource/errors';
 import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
 
@@ -8,6 +9,8 @@ export interface NkRequest extends Request {
   apiVersion?: string;
   principal?: Principal;
   rawBody?: Buffer;
+  /** How the client sees this service (set by the pipeline middleware, first thing). */
+  external?: ExternalView;
 }
 
 /**
@@ -43,8 +46,18 @@ export function isCsvBody(body: unknown): body is { csv: Buffer } {
   return !!body && typeof body === 'object' && !Array.isArray(body) && Buffer.isBuffer((body as { csv?: unknown }).csv);
 }
 
+/**
+ * The external URL of the application's root, without a trailing slash (origin and prefix as the
+ * client sees them): every absolute URL in a response starts with it.
+ */
 export function baseUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const ext = (req as NkRequest).external;
+  return ext ? ext.origin + ext.prefix : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** The external path of an app-relative path (`/api/` -> `/netkeel/api/` under a prefix): redirects, cookie paths, links. */
+export function externalPath(req: Request, path: string): string {
+  return ((req as NkRequest).external?.prefix ?? '') + path;
 }
 
 export { ValidationError };

@@ -11,6 +11,8 @@ import { scopeConstraints, visibleRows } from '../resource/query/scope';
 import { ContextFactory } from './context.factory';
 import { NotFoundError } from '../resource/errors';
 import { baseUrl, NkRequest } from './request';
+import { LOADED_PLUGINS } from '../plugins/plugins.module';
+import type { NetkeelPlugin } from '../plugins/plugin';
 
 /** The API root, one root per app, the status endpoint and the home page's counts. */
 @Controller('api')
@@ -20,6 +22,7 @@ export class RootController {
     private readonly db: Db,
     @Inject(SETTINGS) private readonly settings: Settings,
     private readonly contexts: ContextFactory,
+    @Inject(LOADED_PLUGINS) private readonly plugins: NetkeelPlugin[],
   ) {}
 
   @Get()
@@ -38,11 +41,11 @@ export class RootController {
     return {
       'database': { kind: databaseKind(this.settings), version: String(v).split(' on ')[0] },
       'installed-apps': apps,
-      'nautobot-apps': {},
+      'nautobot-apps': Object.fromEntries(this.plugins.map((p) => [p.package, p.version])),
       'nautobot-version': NAUTOBOT_VERSION,
       'netkeel-version': NETKEEL_VERSION,
       'node-version': process.version.replace(/^v/, ''),
-      'plugins': {},
+      'plugins': Object.fromEntries(this.plugins.map((p) => [p.package, p.version])),
     };
   }
 

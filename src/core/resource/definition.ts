@@ -103,6 +103,11 @@ export interface ResourceDefinition {
   app: string;
   /** Django app label when it differs from the URL app (groups live at /api/users/ as auth.group). */
   appLabel?: string;
+  /**
+   * The path of the app's API root under `/api/` when it is not `app`: a plugin's models live
+   * under `plugins/<base_url>` (set by definePlugin).
+   */
+  apiBase?: string;
   /** Django-style model name: second half of object_type and of permission names. */
   model: string;
   /** URL segment of the list endpoint. */
@@ -260,5 +265,8 @@ export function model(type: string): () => ResourceDefinition {
 export function ownMap<T>(record: Record<string, T>): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, record);
 }
+
+/** The app-relative path of a model's list endpoint: `/api/<app>/<slug>/` (`/api/plugins/<base_url>/<slug>/` for a plugin's). */
+export const listPath = (def: ResourceDefinition) => `/api/${def.apiBase ?? def.app}/${def.slug}/`;
 
 export const objectType = (def: ResourceDefinition) => `${def.appLabel ?? def.app}.${def.model}`;

@@ -93,12 +93,14 @@ export class ResourceRegistry {
     return this.byType.get(type);
   }
 
+  /** The apps whose roots the API root lists (a plugin's live under /api/plugins/). */
   apps(): string[] {
-    return [...new Set(this.all().map((d) => d.app))].sort();
+    return [...new Set(this.all().filter((d) => !d.apiBase).map((d) => d.app))].sort();
   }
 
-  forApp(app: string): ResourceDefinition[] {
-    return this.all().filter((d) => d.app === app);
+  /** The models under the API root `/api/<path>/`: an app's label, or `plugins/<base_url>`. */
+  forApp(path: string): ResourceDefinition[] {
+    return this.all().filter((d) => (d.apiBase ?? d.app) === path);
   }
 
   /** Foreign keys of other models that point at `def`. */

@@ -4,7 +4,7 @@ import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
 import { wantsCsv } from '../http/negotiation';
 import { isCsvBody, NkRequest, parseBody } from '../http/request';
-import { ResourceDefinition } from './definition';
+import { listPath, ResourceDefinition } from './definition';
 import { MethodNotAllowedError } from './errors';
 import { optionsMetadata } from './options';
 import { parseDepth, toQuery } from './query/params';
@@ -28,7 +28,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     if (def.readOnly) throw new MethodNotAllowedError(req.method);
   };
 
-  @Controller(`api/${def.app}/${def.slug}`)
+  @Controller(listPath(def).slice(1, -1))
   class GeneratedResourceController {
     constructor(
       @Inject(ResourceService) readonly service: ResourceService,

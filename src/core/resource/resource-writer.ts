@@ -1,7 +1,7 @@
 import type { Executor, Row } from '../../database/db';
 import { ident, inList, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
-import type { ResourceDefinition } from './definition';
+import type { ResourceDefinition, WriteContext } from './definition';
 import { PermissionDeniedError, ValidationError } from './errors';
 import type { ForeignKeyField } from './fields';
 import { visibleRows } from './query/scope';
@@ -75,10 +75,47 @@ export class ResourceWriter {
     throw new ValidationError(bad[0].errors);
   }
 
+  /**
+   * Objects the engine derives from others in the same transaction (a device's components from
+   * its type's templates, as the reference's bulk_create): the column values are the caller's,
+   * already valid; the model's defaults, its extensions' (custom field defaults) and its derived
+   * columns are added, and the rows saved in chunks. No permission on them is asked: they come
+   * with the object the requester was allowed to write.
+   */
+  async derive(def: ResourceDefinition, rows: Row[]): Promise<void> {
+    if (!rows.length) return;
+    const items: Item[] = rows.map((values, index) => ({
+      index,
+      id: String(values.id),
+      existing: null,
+      set: { ...values },
+      touched: new Set(Object.keys(values)),
+      refs: [],
+      related: new Map(),
+      m2m: new Map(),
+      contentTypes: new Map(),
+      extended: new Map(),
+      errors: {},
+      values: {},
+    }));
+    this.initialValues(def, items, true);
+    await this.extensionValues(def, items, true);
+    await save(this.run, def, items, true);
+  }
+
   /** Resolve references, apply defaults, custom fields, rules and uniqueness for all items. */
   private async prepare(def: ResourceDefinition, items: Item[], mode: WriteMode): Promise<void> {
     await resolveReferences(this.run, def, items);
     const create = mode === 'create';
+    this.initialValues(def, items, create);
+    await applyDefaultsForForeignKeys(this.run, def, items, create);
+    if (def.tree && !create) await checkTreeCycles(this.run, def, items);
+    await this.extensionValues(def, items, create);
+    await this.checkRules(def, items, create);
+  }
+
+  /** Each item's values: the stored row (or the fields' defaults on create) with the request's on top. */
+  private initialValues(def: ResourceDefinition, items: Item[], create: boolean): void {
     for (const item of items) {
       const values: Row = item.existing ? storedValues(def, item.existing) : {};
       if (create) {
@@ -94,9 +131,10 @@ export class ResourceWriter {
       Object.assign(values, item.set);
       item.values = values;
     }
-    await applyDefaultsForForeignKeys(this.run, def, items, create);
-    if (def.tree && !create) await checkTreeCycles(this.run, def, items);
-    // What the extensions own of the body (custom_fields): validated, stored columns set.
+  }
+
+  /** What the extensions own of the body (custom_fields): validated, stored columns set (their defaults on create). */
+  private async extensionValues(def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
     for (const e of this.ctx.registry.extensionsOf(def)) {
       if (!e.write) continue;
       const part = e.write;
@@ -111,6 +149,10 @@ export class ResourceWriter {
         })),
       );
     }
+  }
+
+  /** Model rules, batch rules and uniqueness, on the items without errors so far. */
+  private async checkRules(def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
     if (def.rules) {
       for (const item of items) {
         if (Object.keys(item.errors).length) continue;
@@ -149,3 +191,6 @@ export class ResourceWriter {
   }
 
 }
+
+/** For a model's hooks: objects derived from those being written, saved in the same transaction (see `ResourceWriter.derive`). */
+export const deriveObjects = (w: WriteContext, def: ResourceDefinition, rows: Row[]): Promise<void> => new ResourceWriter(w.ctx, w.exec).derive(def, rows);

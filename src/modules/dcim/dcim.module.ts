@@ -3,6 +3,11 @@ import { DeviceOccupants } from './device-occupancy';
 import { ElevationController } from './elevation.controller';
 import { RackOccupancy } from './elevation';
 import { deviceBayTemplateResource, moduleBayTemplateResource } from './resources/bay-templates.resource';
+import { deviceBayResource, moduleBayResource } from './resources/bays.resource';
+import { interfaceResource } from './resources/interface.resource';
+import { inventoryItemResource } from './resources/inventory-item.resource';
+import { consolePortResource, consoleServerPortResource, frontPortResource, rearPortResource } from './resources/ports.resource';
+import { powerOutletResource, powerPortResource } from './resources/power-components.resource';
 import { deviceFamilyResource } from './resources/device-family.resource';
 import { deviceTypeResource } from './resources/device-type.resource';
 import { deviceResource } from './resources/device.resource';
@@ -16,6 +21,7 @@ import { powerPanelResource } from './resources/power-panel.resource';
 import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
+import { virtualChassisResource } from './resources/virtual-chassis.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -41,6 +47,17 @@ export const dcimApp = defineApp({
     deviceBayTemplateResource,
     moduleBayTemplateResource,
     deviceResource,
+    virtualChassisResource,
+    consolePortResource,
+    consoleServerPortResource,
+    powerPortResource,
+    powerOutletResource,
+    interfaceResource,
+    frontPortResource,
+    rearPortResource,
+    deviceBayResource,
+    moduleBayResource,
+    inventoryItemResource,
     powerPanelResource,
     powerFeedResource,
   ],

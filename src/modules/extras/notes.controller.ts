@@ -14,11 +14,11 @@ import { ResourceService } from '../../core/resource/resource.service';
 export const NOTE_TYPE = 'extras.note';
 
 /**
- * `/api/<app>/<model>/<id>/notes/` for every model with the notes feature: the notes of one
+ * `/api/<app>/<model>/<id>/notes/` (a plugin's: `/api/plugins/<base_url>/<model>/<id>/notes/`) for every model with the notes feature: the notes of one
  * object (paginated like any list), and adding one. Reading needs `extras.view_note` and
  * adding `extras.add_note`; either way the object itself must be visible to the requester.
  */
-@Controller('api/:app/:model/:id/notes')
+@Controller(['api/:app/:model/:id/notes', 'api/plugins/:app/:model/:id/notes'])
 export class NotesController {
   constructor(
     private readonly registry: ResourceRegistry,
@@ -28,7 +28,8 @@ export class NotesController {
   ) {}
 
   private target(req: NkRequest): { def: ResourceDefinition; notes: ResourceDefinition } {
-    const def = this.registry.forApp(String(req.params.app)).find((d) => d.slug === req.params.model);
+    const root = req.path.startsWith('/api/plugins/') ? `plugins/${String(req.params.app)}` : String(req.params.app);
+    const def = this.registry.forApp(root).find((d) => d.slug === req.params.model);
     const notes = this.registry.get(NOTE_TYPE);
     if (!def || !notes || !def.features.includes('notes')) throw new NotFoundError();
     return { def, notes };

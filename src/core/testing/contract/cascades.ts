@@ -1,11 +1,10 @@
-import { objectType, ResourceDefinition } from '../../resource/definition';
+import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
 import type { ForeignKeyField } from '../../resource/fields';
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
 import type { Fixtures } from './fixture';
 import type { Obj } from './shared';
 
-const listPath = (d: ResourceDefinition) => `/api/${d.app}/${d.slug}/`;
 
 /**
  * Every cascade the registry knows (a foreign key that deletes its objects with its target) holds

@@ -1,11 +1,10 @@
-import { objectType, ResourceDefinition } from '../../resource/definition';
+import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
 import type { Field } from '../../resource/fields';
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
 
 type Obj = Record<string, any>;
 
-const listPath = (d: ResourceDefinition) => `/api/${d.app}/${d.slug}/`;
 
 /** A field's value in a depth-0 representation, as filter values: ids, strings, choice values. */
 function values(f: Field, rep: Obj): string[] | null {
@@ -99,7 +98,8 @@ export function filterContract(t: () => TestApp, models?: string[]): void {
           checked++;
         }
       }
-      expect(checked).toBeGreaterThan(10);
+      // A sanity bound: every model of a full run has filters with two values to tell apart.
+      expect(checked).toBeGreaterThan(Math.min(10, all.size));
     });
 
     it('applies each string, number and null lookup exactly', async () => {

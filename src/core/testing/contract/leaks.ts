@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { objectType, ResourceDefinition } from '../../resource/definition';
+import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
 import type { Obj } from './shared';
@@ -10,7 +10,6 @@ const MARK_FIELDS = ['description', 'comments', 'note', 'last_name', 'dns_name']
 /** Models whose every object is owned by one user (tokens): their own suites cover them. */
 const OWNED = new Set(['users.token']);
 
-const listPath = (d: ResourceDefinition) => `/api/${d.app}/${d.slug}/`;
 const idOf = (v: unknown): string | null => (v && typeof v === 'object' && 'id' in (v as Obj) ? String((v as Obj).id) : null);
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 

@@ -1,6 +1,6 @@
-import { objectType, ResourceDefinition } from '../../resource/definition';
+import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
 import { ResourceRegistry } from '../../resource/registry';
-import { startApp, TestApp } from '../harness';
+import { StartOptions, startApp, TestApp } from '../harness';
 import { Kind, testDatabases } from '../../../database/test-servers';
 import { cascadeContract } from './cascades';
 import { csvContract } from './csv';
@@ -14,16 +14,18 @@ import { permissionsContract } from './permissions';
 import { readContract, treeContract } from './read';
 import { writeContract } from './write';
 
-const listPath = (def: ResourceDefinition) => `/api/${def.app}/${def.slug}/`;
 
 /**
  * The generic API contract (the reference's APIViewTestCases, plus what netkeel promises beyond
  * them) for every model the app registers, on one server of one database kind: each model's
  * fixture makes its objects, then its sections run, then the filter contract runs over all the
  * objects the models left. One server per database per run, so a model costs its tests, not a
- * server start. A registered model without a fixture fails the run.
+ * server start. A registered model without a fixture fails the run. `opts` starts the server
+ * otherwise (a plugin's models: `{ env: { PLUGINS: ... } }`, with only its resources listed).
  */
-export function runContracts(kind: Kind, fixtures: Fixtures, resources: ResourceDefinition[]): void {
+export function runContracts(kind: Kind, fixtures: Fixtures, resources: ResourceDefinition[], opts: StartOptions & { crossModels?: ResourceDefinition[] } = {}): void {
+  // Models that join the sections over every model (filters, leaks, cascades) without their own.
+  const across = [...resources, ...(opts.crossModels ?? []).filter((d) => !resources.includes(d))];
   const enabled = testDatabases().includes(kind);
   (enabled ? describe : describe.skip)(`model contracts [${kind}]`, () => {
     let app: TestApp | undefined;
@@ -32,7 +34,7 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       return app;
     };
     beforeAll(async () => {
-      app = await startApp(kind);
+      app = await startApp(kind, opts);
     });
     afterAll(async () => {
       await app?.close();
@@ -61,15 +63,15 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       });
     }
 
-    describe('filters over every model', () => filterContract(t, resources.map(objectType)));
-    describe('no leaks through any read path, over every model', () => leakContract(t, resources));
-    describe('deletes that cascade stay in scope, over every cascade', () => cascadeContract(t, resources, fixtures));
+    describe('filters over every model', () => filterContract(t, across.map(objectType)));
+    describe('no leaks through any read path, over every model', () => leakContract(t, across));
+    describe('deletes that cascade stay in scope, over every cascade', () => cascadeContract(t, across, fixtures));
   });
 
   (enabled ? describe : describe.skip)(`models exempt from view permissions [${kind}]`, () => {
     let app: TestApp | undefined;
     beforeAll(async () => {
-      app = await startApp(kind, { env: { EXEMPT_VIEW_PERMISSIONS: '*' } });
+      app = await startApp(kind, { ...opts, env: { ...opts.env, EXEMPT_VIEW_PERMISSIONS: '*' } });
     });
     afterAll(async () => {
       await app?.close();

@@ -1,4 +1,4 @@
-import { defineResource, WriteContext, WriteState } from '../../../core/resource/definition';
+import { defineResource, model, WriteContext, WriteState } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
@@ -9,6 +9,7 @@ import { tenancyMixin } from '../../tenancy/mixins';
 import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
+import { instantiateComponents } from '../instantiate';
 import { deviceTypeResource } from './device-type.resource';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
@@ -37,9 +38,9 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
- * rack of that location or below it. Left out until their models exist: virtual chassis
- * membership, clusters, primary IPs, config contexts, secrets groups, software versions,
- * controller groups, redundancy groups, and components instantiated from the type's templates.
+ * rack of that location or below it, optionally a member of a virtual chassis. Left out until
+ * their models exist: clusters, primary IPs, config contexts, secrets groups, software versions,
+ * controller groups and redundancy groups. A new device gets its type's components.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -50,10 +51,12 @@ export const deviceResource = defineResource({
   // Unnamed: "<manufacturer> <model> (<id>)", as the reference shows it.
   display: (r, h) => {
     if (r.name) return String(r.name);
+    const chassis = h.related('virtual_chassis');
+    if (chassis) return `${chassis.name}:${r.vc_position} (${r.id})`;
     const type = h.related('device_type');
     return type ? `${type.manufacturer__name ?? ''} ${type.model} (${r.id})` : String(r.id);
   },
-  displayUses: { device_type: ['model', 'manufacturer__name'] },
+  displayUses: { device_type: ['model', 'manufacturer__name'], virtual_chassis: ['name'] },
   mixins: [statusMixin({ defaults: DEVICE_STATUSES }), roleMixin({ required: true }), tenancyMixin(), locatedMixin()],
   columns: { _name: { ...column.string(100, { nullable: true }), sortable: true } },
   indexes: [['_name']],
@@ -68,6 +71,9 @@ export const deviceResource = defineResource({
     face: field.choice(DEVICE_FACES, { maxLength: 50, label: 'Rack face' }),
     comments: field.text(),
     local_config_context_data: field.json({ nullable: true }),
+    virtual_chassis: field.foreignKey(model('dcim.virtualchassis'), { nullable: true, onDelete: 'setNull', relatedName: 'members' }),
+    vc_position: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis position' }),
+    vc_priority: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis priority' }),
   },
   uniqueTogether: [
     {
@@ -77,9 +83,17 @@ export const deviceResource = defineResource({
       message: ([, tenant]) => (tenant === null ? 'A device with this name already exists.' : 'The fields location, tenant, name must make a unique set.'),
     },
     { fields: ['rack', 'position', 'face'] },
+    // The reference's serializer leaves this set to the model's own check, hence Django's wording.
+    { fields: ['virtual_chassis', 'vc_position'], message: 'Device with this Virtual chassis and Vc position already exists.' },
   ],
   search: ['name', 'serial', 'asset_tag', 'comments'],
-  filterAliases: { manufacturer: 'device_type__manufacturer', device_family: 'device_type__device_family' },
+  filterAliases: { manufacturer: 'device_type__manufacturer', device_family: 'device_type__device_family', virtual_chassis_member: 'is_virtual_chassis_member' },
+  filters: {
+    is_virtual_chassis_member: {
+      boolean: true,
+      compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col('virtual_chassis_id')} IS NOT NULL` : sql`${h.col('virtual_chassis_id')} IS NULL`),
+    },
+  },
   features: ['tags', 'customFields', 'notes'],
   async rules(s, w): Promise<FieldErrors | void> {
     const type = s.related('device_type');
@@ -99,6 +113,14 @@ export const deviceResource = defineResource({
     if (type && platform?.manufacturer_id && String(platform.manufacturer_id) !== String(type.manufacturer_id)) {
       const [limited, belongs] = await Promise.all([manufacturerName(w, platform.manufacturer_id), manufacturerName(w, type.manufacturer_id)]);
       return { platform: [`The assigned platform is limited to ${limited} device types, but this device's type belongs to ${belongs}.`] };
+    }
+    if (s.values.virtual_chassis_id && (s.values.vc_position ?? null) === null) return { vc_position: ['A device assigned to a virtual chassis must have its position defined.'] };
+    // The reference checks removal only (a master moved to another chassis directly is not refused).
+    if (!s.create && !s.values.virtual_chassis_id && s.existing?.virtual_chassis_id) {
+      const [mastered] = await w.exec.query<{ name: string }>(
+        sql`SELECT ${ident('name')} FROM ${ident('dcim_virtualchassis')} WHERE ${ident('id')} = ${s.existing.virtual_chassis_id} AND ${ident('master_id')} = ${s.values.id}`,
+      );
+      if (mastered) return { virtual_chassis: [`The master device for the virtual chassis (${mastered.name}) may not be removed`] };
     }
   },
   /** Units taken by stored devices or by others of the batch, in one read of the racks concerned (locked, so two writers take turns). */
@@ -129,6 +151,8 @@ export const deviceResource = defineResource({
       }),
     );
   },
+  /** A new device gets its type's components (ports, interfaces, bays) in the same transaction. */
+  afterSave: (_ids, w, states) => instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), deviceTypeId: String(s.values.device_type_id) }))),
   beforeSave(states) {
     for (const s of states) s.values._name = s.values.name === null || s.values.name === undefined ? null : naturalize(String(s.values.name), 100);
   },

@@ -1,4 +1,4 @@
-import { defineResource, WriteContext } from '../../../core/resource/definition';
+import { defineResource, model, WriteContext } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { pyRepr } from '../../../core/resource/serialize/references';
@@ -6,13 +6,15 @@ import { visibleRows } from '../../../core/resource/query/scope';
 import { ident, inList, sql } from '../../../database/sql';
 import { ipAddressResource } from './ip-address.resource';
 
-/** The models an address may be assigned to, by object type (they arrive with DCIM and virtualization). */
+/** The models an address may be assigned to, by object type: DCIM's interfaces, and virtual machines' (with virtualization). */
 export const INTERFACE_TYPES = { interface: 'dcim.interface', vm_interface: 'virtualization.vminterface' } as const;
+/** Targets still checked by type through the registry: their models are not installed yet. */
+const BY_TYPE = { vm_interface: INTERFACE_TYPES.vm_interface } as const;
 
 const flag = (help: string) => field.boolean({ help });
 
 /**
- * Until the interface models are installed, the targets are plain ids checked by type: the
+ * Until the virtual machine interface model is installed, its targets are plain ids checked by type: the
  * registry is asked for the model, and an id of a model that is not installed (or an object
  * the requester may not view) is "not found", as for any related object.
  */
@@ -37,14 +39,17 @@ export const ipAddressToInterfaceResource = defineResource({
   verboseNamePlural: 'IP address assignments',
   naturalKey: ['id'],
   ordering: ['created'],
+  // "<address> <device> <interface>", as the reference names an assignment.
   display: (r, h) => {
     const ip = h.related('ip_address');
-    return `${ip ? `${ip.host_text}/${ip.mask_length}` : r.ip_address_id} ${r.interface_id ?? r.vm_interface_id ?? ''}`.trim();
+    const iface = h.related('interface');
+    const target = iface ? `${iface.device__name ?? 'No Parent'} ${iface.name}` : (r.vm_interface_id ?? '');
+    return `${ip ? `${ip.host_text}/${ip.mask_length}` : r.ip_address_id} ${target}`.trim();
   },
-  displayUses: { ip_address: ['host_text', 'mask_length'] },
+  displayUses: { ip_address: ['host_text', 'mask_length'], interface: ['name', 'device__name'] },
   fields: {
     ip_address: field.foreignKey(() => ipAddressResource, { required: true, onDelete: 'cascade' }),
-    interface: field.uuid({ nullable: true, index: true, help: `A ${INTERFACE_TYPES.interface} id`, column: 'interface_id' }),
+    interface: field.foreignKey(model(INTERFACE_TYPES.interface), { nullable: true, onDelete: 'cascade', relatedName: 'ip_address_assignments' }),
     vm_interface: field.uuid({ nullable: true, index: true, help: `A ${INTERFACE_TYPES.vm_interface} id`, column: 'vm_interface_id' }),
     is_source: flag('Is source address on interface'),
     is_destination: flag('Is destination address on interface'),
@@ -67,7 +72,7 @@ export const ipAddressToInterfaceResource = defineResource({
   /** The targets of the whole batch, one statement per interface type. */
   async validateBatch(states, w) {
     const errors: FieldErrors[] = states.map(() => ({}));
-    for (const [name, type] of Object.entries(INTERFACE_TYPES)) {
+    for (const [name, type] of Object.entries(BY_TYPE)) {
       const wanted = (s: (typeof states)[number]) => (s.touched.has(name) && s.values[`${name}_id`] ? String(s.values[`${name}_id`]) : null);
       const found = await existingTargets(w, type, [...new Set(states.map(wanted).filter((x): x is string => !!x))]);
       states.forEach((s, i) => {

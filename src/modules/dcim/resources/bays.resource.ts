@@ -1,0 +1,67 @@
+import { defineResource, model } from '../../../core/resource/definition';
+import type { FieldErrors } from '../../../core/resource/errors';
+import { field } from '../../../core/resource/fields';
+import { ident, sql } from '../../../database/sql';
+import { componentName, deviceComponent } from './device-component';
+
+/** A device row with its type's model and subdevice role, for the bay rules' messages. */
+async function deviceWithType(exec: import('../../../database/db').Executor, id: unknown) {
+  const [row] = await exec.query<{ name: string | null; id: string; model: string; subdevice_role: string }>(
+    sql`SELECT d.${ident('id')} AS ${ident('id')}, d.${ident('name')} AS ${ident('name')}, t.${ident('model')} AS ${ident('model')}, t.${ident('subdevice_role')} AS ${ident('subdevice_role')}
+        FROM ${ident('dcim_device')} d JOIN ${ident('dcim_devicetype')} t ON t.${ident('id')} = d.${ident('device_type_id')} WHERE d.${ident('id')} = ${id}`,
+  );
+  return row;
+}
+
+/**
+ * An empty space in a parent device that can house one child device. The reference also moves
+ * an installed child with its parent (location, rack); that follows when a parent is saved.
+ */
+export const deviceBayResource = defineResource({
+  app: 'dcim',
+  model: 'devicebay',
+  slug: 'device-bays',
+  verboseName: 'device bay',
+  mixins: [deviceComponent()],
+  fields: {
+    installed_device: field.foreignKey(model('dcim.device'), { nullable: true, onDelete: 'setNull', relatedName: 'parent_bay' }),
+  },
+  // One bay per installed device (a one-to-one); the rule below says which bay holds it.
+  uniqueTogether: [{ fields: ['installed_device'], field: 'installed_device', message: 'Device bay with this Installed device already exists.' }],
+  async rules(s, { exec }): Promise<FieldErrors | void> {
+    const device = await deviceWithType(exec, s.values.device_id);
+    if (device && device.subdevice_role !== 'parent') return { __all__: [`This type of device (${device.model}) does not support device bays.`] };
+    const installed = s.values.installed_device_id;
+    if (!installed) return;
+    if (String(installed) === String(s.values.device_id)) return { __all__: ['Cannot install a device into itself.'] };
+    const [current] = await exec.query(sql`SELECT ${ident('id')}, ${ident('name')}, ${ident('label')} FROM ${ident('dcim_devicebay')} WHERE ${ident('installed_device_id')} = ${installed} AND ${ident('id')} <> ${s.values.id}`);
+    if (current) return { installed_device: [`Cannot install the specified device; device is already installed in ${componentName(current)}`] };
+    const child = await deviceWithType(exec, installed);
+    if (child && child.subdevice_role !== 'child') {
+      return { installed_device: [`Cannot install device "${child.name ?? child.id}"; device-type "${child.model}" subdevice_role is not "child".`] };
+    }
+  },
+});
+
+/**
+ * A slot in a device for modules. The reference's module family and bays of modules wait for
+ * modules; its natural key is the id. A blank position takes the bay's name.
+ */
+export const moduleBayResource = defineResource({
+  app: 'dcim',
+  model: 'modulebay',
+  slug: 'module-bays',
+  verboseName: 'module bay',
+  naturalKey: ['id'],
+  display: (r, h) => `${h.related('parent_device')?.name ?? ''} (${r.name})`,
+  displayUses: { parent_device: ['name'] },
+  mixins: [deviceComponent({ device: 'parent_device' })],
+  fields: {
+    position: field.string({ maxLength: 255, help: 'The position of the module bay within the parent device/module' }),
+    requires_first_party_modules: field.boolean({ help: 'This bay will only accept modules from the same manufacturer as the parent device or module' }),
+  },
+  search: ['position'],
+  beforeSave(states) {
+    for (const s of states) if (!s.values.position) s.values.position = s.values.name;
+  },
+});

@@ -1,0 +1,200 @@
+import { defineResource, model, WriteContext, WriteState } from '../../../core/resource/definition';
+import type { FieldErrors } from '../../../core/resource/errors';
+import { field } from '../../../core/resource/fields';
+import type { Row } from '../../../database/db';
+import { FALSE, ident, inList, sql } from '../../../database/sql';
+import { roleMixin, statusMixin } from '../../extras/mixins';
+import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
+import { canonicalMac, MAC_PATTERN } from '../mac';
+import { withinLocation } from '../mixins';
+import { componentName, deviceComponent } from './device-component';
+
+export const INTERFACE_MODES = [
+  ['access', 'Access'],
+  ['tagged', 'Tagged'],
+  ['tagged-all', 'Tagged (All)'],
+] as const;
+
+/** The reference's default statuses of interfaces. */
+export const INTERFACE_STATUSES = ['Active', 'Decommissioning', 'Failed', 'Maintenance', 'Planned'] as const;
+
+/** Virtual and wireless interfaces take no cable (NONCONNECTABLE_IFACE_TYPES). */
+export const NONCONNECTABLE_TYPES: ReadonlySet<string> = new Set([...VIRTUAL_INTERFACE_TYPES, ...WIRELESS_INTERFACE_TYPES]);
+
+/** A device row as messages name it (Nautobot's str(device)), and its virtual chassis. */
+async function devices(w: WriteContext, ids: unknown[]): Promise<Map<string, Row>> {
+  const wanted = [...new Set(ids.filter((x) => x !== null && x !== undefined).map(String))];
+  const out = new Map<string, Row>();
+  if (!wanted.length) return out;
+  const rows = await w.exec.query(sql`SELECT * FROM ${ident('dcim_device')} WHERE ${inList(ident('id'), wanted)}`);
+  for (const r of rows) out.set(String(r.id), r);
+  return out;
+}
+
+const deviceName = (d: Row | undefined) => (d ? String(d.name ?? d.id) : '');
+
+async function chassisName(w: WriteContext, id: unknown): Promise<string> {
+  const [row] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} FROM ${ident('dcim_virtualchassis')} WHERE ${ident('id')} = ${id}`);
+  return row?.name ?? '';
+}
+
+/**
+ * Another interface the write points at (its LAG, parent or bridge) must be on the same device,
+ * or on a member of the same virtual chassis: the reference's three messages.
+ */
+async function sameDeviceOrChassis(s: WriteState, w: WriteContext, fieldName: string, label: string): Promise<FieldErrors | void> {
+  const other = s.related(fieldName);
+  if (!other || String(other.device_id) === String(s.values.device_id)) return;
+  const found = await devices(w, [s.values.device_id, other.device_id]);
+  const mine = found.get(String(s.values.device_id));
+  const theirs = found.get(String(other.device_id));
+  const chassis = mine?.virtual_chassis_id;
+  if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${deviceName(theirs)}).`] };
+  if (String(theirs?.virtual_chassis_id ?? '') !== String(chassis)) {
+    return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to ${deviceName(theirs)}, which is not part of virtual chassis ${await chassisName(w, chassis)}.`] };
+  }
+}
+
+/** The VLAN's locations, where it has any; a VLAN without one is global. */
+async function vlanLocations(w: WriteContext, vlanIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!vlanIds.length) return out;
+  const rows = await w.exec.query<{ vlan_id: string; location_id: string }>(
+    sql`SELECT ${ident('vlan_id')}, ${ident('location_id')} FROM ${ident('ipam_vlanlocationassignment')} WHERE ${inList(ident('vlan_id'), vlanIds)}`,
+  );
+  for (const r of rows) out.set(String(r.vlan_id), [...(out.get(String(r.vlan_id)) ?? []), String(r.location_id)]);
+  return out;
+}
+
+/** Whether a VLAN may be used on a device in `location`: it is global, or one of its locations is the device's or above it. */
+async function vlanFits(w: WriteContext, locations: string[] | undefined, location: unknown): Promise<boolean> {
+  if (!locations?.length || !location) return true;
+  for (const l of locations) if (await withinLocation(w, l, location)) return true;
+  return false;
+}
+
+const vlanName = (v: Row) => `${v.name} (${v.vid})`;
+
+/**
+ * A network interface of a device: type, status, role, MAC address, MTU, 802.1Q mode with its
+ * untagged and tagged VLANs, LAG membership, a parent (sub-interfaces) and a bridge, a VRF, and
+ * the IP addresses assigned to it (through ip-address-to-interface).
+ */
+export const interfaceResource = defineResource({
+  app: 'dcim',
+  model: 'interface',
+  slug: 'interfaces',
+  verboseName: 'interface',
+  mixins: [deviceComponent(), statusMixin({ defaults: INTERFACE_STATUSES }), roleMixin()],
+  fields: {
+    type: field.choice(INTERFACE_TYPES, { required: true, maxLength: 50 }),
+    enabled: field.boolean({ default: true }),
+    mac_address: field.string({
+      nullable: true,
+      maxLength: 18,
+      label: 'MAC Address',
+      normalize: (v: string | null) => (v === null || v.trim() === '' ? null : (canonicalMac(v) ?? v)),
+      validate: (v: string | null) => (v === null || MAC_PATTERN.test(v) ? undefined : `Invalid MAC address format: ${v}`),
+      index: true,
+    }),
+    mtu: field.integer({ nullable: true, minValue: 1, maxValue: 65536, label: 'MTU' }),
+    mgmt_only: field.boolean({ label: 'Management only', help: 'This interface is used only for out-of-band management' }),
+    speed: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647 }),
+    duplex: field.choice(DUPLEX_MODES, { maxLength: 10 }),
+    mode: field.choice(INTERFACE_MODES, { maxLength: 50 }),
+    lag: field.foreignKey(model('dcim.interface'), { nullable: true, onDelete: 'setNull', relatedName: 'member_interfaces', label: 'Parent LAG', help: 'Assigned LAG interface' }),
+    parent_interface: field.foreignKey(model('dcim.interface'), { nullable: true, onDelete: 'cascade', relatedName: 'child_interfaces', label: 'Parent interface', help: 'Assigned parent interface' }),
+    bridge: field.foreignKey(model('dcim.interface'), { nullable: true, onDelete: 'setNull', relatedName: 'bridged_interfaces', label: 'Bridge interface', help: 'Assigned bridge interface' }),
+    untagged_vlan: field.foreignKey(model('ipam.vlan'), { nullable: true, onDelete: 'setNull', relatedName: 'interfaces_as_untagged', label: 'Untagged VLAN' }),
+    tagged_vlans: field.manyToMany(model('ipam.vlan'), { table: 'dcim_interface_tagged_vlans', source: 'interface_id', target: 'vlan_id' }, { writable: true, relatedName: 'interfaces_as_tagged', label: 'Tagged VLANs' }),
+    vrf: field.foreignKey(model('ipam.vrf'), { nullable: true, onDelete: 'setNull', relatedName: 'interfaces', label: 'VRF' }),
+    ip_addresses: field.manyToMany(model('ipam.ipaddress'), { table: 'ipam_ipaddresstointerface', source: 'interface_id', target: 'ip_address_id' }, { relatedName: 'interfaces', label: 'IP Addresses' }),
+    ip_address_count: field.count('ipam.ipaddresstointerface', 'interface'),
+  },
+  filters: {
+    /** physical (cable-able), virtual or wireless. */
+    kind: {
+      compile: (values, _lookup, h) => {
+        const kind = String(values[values.length - 1]).trim().toLowerCase();
+        const types = (set: ReadonlySet<string>) => inList(h.col('type'), [...set]);
+        if (kind === 'physical') return sql`NOT ${types(NONCONNECTABLE_TYPES)}`;
+        if (kind === 'virtual') return types(VIRTUAL_INTERFACE_TYPES);
+        if (kind === 'wireless') return types(WIRELESS_INTERFACE_TYPES);
+        return FALSE;
+      },
+    },
+    /** Interfaces carrying a VLAN (by VID), untagged or tagged. */
+    vlan: {
+      compile: (values, _lookup, h) => {
+        const vids = values.map((v) => Number(v));
+        if (vids.some((v) => !Number.isInteger(v))) h.invalid('Enter a number.');
+        return sql`(${h.col('untagged_vlan_id')} IN (SELECT ${ident('id')} FROM ${ident('ipam_vlan')} WHERE ${inList(ident('vid'), vids)}) OR ${h.col('id')} IN (SELECT t.${ident('interface_id')} FROM ${ident('dcim_interface_tagged_vlans')} t JOIN ${ident('ipam_vlan')} v ON v.${ident('id')} = t.${ident('vlan_id')} WHERE ${inList(ident('v', 'vid'), vids)}))`;
+      },
+    },
+    /** Interfaces carrying a VLAN (by id), untagged or tagged. */
+    vlan_id: {
+      compile: async (values, _lookup, h) => {
+        const ids = await h.resolveIds(model('ipam.vlan')(), values);
+        if (!ids.length) return FALSE;
+        return sql`(${inList(h.col('untagged_vlan_id'), ids)} OR ${h.col('id')} IN (SELECT ${ident('interface_id')} FROM ${ident('dcim_interface_tagged_vlans')} WHERE ${inList(ident('vlan_id'), ids)}))`;
+      },
+    },
+  },
+  async rules(s, w): Promise<FieldErrors | void> {
+    const type = String(s.values.type);
+    const mode = String(s.values.mode ?? '');
+    // The serializer's 802.1Q checks first, then the model's.
+    const tagged = s.m2m('tagged_vlans');
+    if (mode !== 'tagged') {
+      if (tagged?.length) return { tagged_vlans: ['Mode must be set to tagged when specifying tagged_vlans'] };
+      if (!s.create && tagged === undefined && (await s.linked('tagged_vlans')).length) return { tagged_vlans: [`Clear tagged_vlans to set mode to ${mode}`] };
+    }
+    if (!mode && s.values.untagged_vlan_id) return { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] };
+    const location = (await devices(w, [s.values.device_id])).get(String(s.values.device_id))?.location_id;
+    const untagged = s.related('untagged_vlan');
+    const wanted = [...(tagged ?? []), ...(untagged ? [String(untagged.id)] : [])];
+    if (wanted.length && location) {
+      const places = await vlanLocations(w, wanted);
+      if (untagged && !(await vlanFits(w, places.get(String(untagged.id)), location))) {
+        return { untagged_vlan: [`The untagged VLAN (${vlanName(untagged)}) must have a common location as the interface's parent device, or is in one of the parents of the interface's parent device's location, or it must be global.`] };
+      }
+      for (const id of tagged ?? []) {
+        if (await vlanFits(w, places.get(id), location)) continue;
+        const [vlan] = await w.exec.query(sql`SELECT ${ident('name')}, ${ident('vid')} FROM ${ident('ipam_vlan')} WHERE ${ident('id')} = ${id}`);
+        return { tagged_vlans: [`VLAN ${vlanName(vlan)} must have the same location as the interface's parent device, or is in one of the parents of the interface's parent device's location, or it must be global.`] };
+      }
+    }
+    if (s.values.vrf_id) {
+      const assigned = w.ctx.registry.get('ipam.vrfdeviceassignment')
+        ? await w.exec.query(sql`SELECT 1 AS x FROM ${ident('ipam_vrfdeviceassignment')} WHERE ${ident('vrf_id')} = ${s.values.vrf_id} AND ${ident('device_id')} = ${s.values.device_id}`)
+        : [];
+      if (!assigned.length) return { vrf: ['VRF must be assigned to same Device.'] };
+    }
+    if (s.values.lag_id) {
+      if (String(s.values.lag_id) === String(s.values.id)) return { lag: ['A LAG interface cannot be its own parent.'] };
+      const other = await sameDeviceOrChassis(s, w, 'lag', 'LAG');
+      if (other) return other;
+      if (type === 'virtual') return { lag: ['Virtual interfaces cannot have a parent LAG interface.'] };
+    }
+    if (s.values.parent_interface_id) {
+      if (String(s.values.parent_interface_id) === String(s.values.id)) return { parent_interface: ['An interface cannot be its own parent.'] };
+      if (type !== 'virtual') return { parent_interface: ['Only virtual interfaces may be assigned to a parent interface.'] };
+      const other = await sameDeviceOrChassis(s, w, 'parent_interface', 'parent');
+      if (other) return other;
+    }
+    if (s.values.bridge_id) {
+      if (String(s.values.bridge_id) === String(s.values.id)) return { bridge: ['An interface cannot be bridged to itself.'] };
+      const other = await sameDeviceOrChassis(s, w, 'bridge', 'bridge');
+      if (other) return other;
+    }
+    const notPhysical = type === 'lag' || VIRTUAL_INTERFACE_TYPES.has(type) || WIRELESS_INTERFACE_TYPES.has(type);
+    if (s.values.speed && notPhysical) return { speed: ['Speed is not applicable to this interface type.'] };
+    if (s.values.duplex && notPhysical) return { duplex: ['Duplex is not applicable to this interface type.'] };
+    if (s.values.duplex && !COPPER_TWISTED_PAIR_TYPES.has(type)) return { duplex: ['Duplex is only applicable to copper twisted-pair interfaces.'] };
+  },
+  /** Only a tagged interface keeps tagged VLANs (the reference clears them when the mode changes). */
+  async afterSave(_ids, w, states) {
+    const cleared = states.filter((s) => !s.create && s.values.mode !== 'tagged').map((s) => String(s.values.id));
+    if (cleared.length) await w.exec.execute(sql`DELETE FROM ${ident('dcim_interface_tagged_vlans')} WHERE ${inList(ident('interface_id'), cleared)}`);
+  },
+});

@@ -1,0 +1,13 @@
+import { runContracts } from '../../src/core/testing/contract/run';
+import { noteResource } from '../../src/modules/extras/resources/note.resource';
+import { FIXTURES } from '../fixtures';
+import { exampleFixtures } from '../../plugins/example/fixtures';
+import { plugin } from '../../plugins/example';
+
+// The model contract over the example plugin's models, with the plugin loaded (PLUGINS), on every
+// database of the run: a plugin's models are held to what netkeel's own are. Notes join the
+// sections over every model (the plugin's model takes notes: the leak checks follow them).
+const resources = plugin.apps.flatMap((a) => a.resources);
+for (const kind of ['pglite', 'postgres', 'mysql'] as const) {
+  runContracts(kind, { ...FIXTURES, ...exampleFixtures }, resources, { env: { PLUGINS: './plugins/example' }, crossModels: [noteResource] });
+}
