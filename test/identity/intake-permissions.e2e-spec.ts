@@ -49,6 +49,16 @@ eachDatabase(
       expect(seen).toEqual(['y']);
       const seenRoles = (await t().get('/api/identity/external-identity-roles/?limit=100', tokenB).expect(200)).body.results.map((r: Obj) => r.role_identifier);
       expect(seenRoles).toEqual(['b-1']);
+      // The roles' identity filters reach through the identities the reader may view only, as a
+      // filter through a foreign key does: a hidden identity's attributes cannot be probed.
+      const svcC = await createUser(t(), 'svc-c');
+      const tokenC = await tokenFor(t(), svcC);
+      await t().post('/api/users/permissions/', { name: 'svc-c reads every role', object_types: ['identity.externalidentityrole'], actions: ['view'], users: [svcC] }).expect(201);
+      await t().post('/api/users/permissions/', { name: 'svc-c reads perm-b identities', object_types: ['identity.externalidentity'], actions: ['view'], users: [svcC], constraints: { source: 'perm-b' } }).expect(201);
+      const rolesOf = async (q: string) => ((await t().get(`/api/identity/external-identity-roles/?limit=100&${q}`, tokenC).expect(200)).body.results as Obj[]).map((r) => r.role_identifier).sort();
+      expect(await rolesOf('')).toEqual(expect.arrayContaining(['a-1', 'b-1']));
+      expect(await rolesOf('sor_id=y')).toEqual(['b-1']);
+      expect(await rolesOf('sor_id=z')).toEqual([]);
     });
 
     it('rolls everything back when the write ends outside the writer\'s permissions', async () => {

@@ -7,7 +7,7 @@ import { NAUTOBOT_VERSION, NETKEEL_VERSION } from '../../version';
 import { Authenticated } from '../auth/decorators';
 import { ResourceRegistry } from '../resource/registry';
 import { objectType, ResourceDefinition } from '../resource/definition';
-import { scopeCondition, scopeConstraints } from '../resource/query/scope';
+import { scopeConstraints, visibleRows } from '../resource/query/scope';
 import { ContextFactory } from './context.factory';
 import { NotFoundError } from '../resource/errors';
 import { baseUrl, NkRequest } from './request';
@@ -65,7 +65,7 @@ export class RootController {
     const counts = new Map<string, number>();
     if (viewable.length) {
       const parts = await Promise.all(
-        viewable.map(async (def) => sql`SELECT ${objectType(def)} AS ${ident('t')}, COUNT(*) AS ${ident('n')} FROM ${ident(def.table)} ${ident('h')} WHERE ${await scopeCondition(ctx, ctx.db, def, 'view', 'h')}`),
+        viewable.map(async (def) => sql`SELECT ${objectType(def)} AS ${ident('t')}, COUNT(*) AS ${ident('n')} ${(await visibleRows(ctx, ctx.db, def, 'h')).from()}`),
       );
       for (const r of await this.db.query<{ t: string; n: number }>(join(parts, ' UNION ALL '))) counts.set(r.t, Number(r.n));
     }

@@ -1,10 +1,10 @@
 import type { Executor, Row } from '../../database/db';
-import { and, ident, inList, isTrue, sql } from '../../database/sql';
+import { ident, inList, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
 import type { ResourceDefinition, WriteContext } from './definition';
 import { PermissionDeniedError, ValidationError } from './errors';
 import type { ForeignKeyField } from './fields';
-import { scopeCondition } from './query/scope';
+import { visibleRows } from './query/scope';
 import { addError, defaultFor } from './serialize/input';
 import { ReferenceResolver } from './serialize/references';
 import { deleteRows } from './write/delete';
@@ -181,11 +181,11 @@ export class ResourceWriter {
 
   /** After a write, every object must still be inside the requester's scope for the action. */
   private async recheck(def: ResourceDefinition, ids: string[], action: Action): Promise<void> {
-    const scope = await scopeCondition(this.ctx, this.exec, def, action, 't');
-    if (isTrue(scope)) return;
+    const allowed = await visibleRows(this.ctx, this.exec, def, 't', action);
+    if (!allowed.restricted) return;
     for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
       const chunk = ids.slice(i, i + INSERT_CHUNK);
-      const [{ n }] = await this.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), chunk), scope])}`);
+      const [{ n }] = await this.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n ${allowed.from(inList(ident('t', 'id'), chunk))}`);
       if (Number(n) !== chunk.length) throw new PermissionDeniedError();
     }
   }

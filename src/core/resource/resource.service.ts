@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Executor, Row } from '../../database/db';
-import { and, ident, inList, join, raw, Sql, sql } from '../../database/sql';
+import { ident, inList, join, raw, Sql, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
 import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
 import { first, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
-import { filterCompiler, scopeCondition } from './query/scope';
+import { unscoped } from './query/rows';
+import { filterCompiler, visibleRows } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
@@ -47,23 +48,20 @@ export class ResourceService {
     return { depth: parseDepth(q, method), excludeM2m: parseBool(q, 'exclude_m2m'), include: parseInclude(q) };
   }
 
-  /** The filtered, scoped WHERE clause of a list (also used by CSV export). */
-  async where(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't') {
-    const [scope, filters] = await Promise.all([
-      scopeCondition(ctx, exec, def, 'view', alias),
-      filterCompiler(ctx, exec).fromQuery(def, q, alias),
-    ]);
-    return and([scope, filters]);
+  /** A list's rows: `FROM <the visible rows> WHERE <filters>` (also used by CSV export). */
+  async listFrom(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't'): Promise<Sql> {
+    const [rows, filters] = await Promise.all([visibleRows(ctx, exec, def, alias), filterCompiler(ctx, exec).fromQuery(def, q, alias)]);
+    return rows.from(filters);
   }
 
   async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string): Promise<ListResult> {
     const exec = ctx.db;
     const opts = this.readOptions(q, 'GET');
     const { limit, offset } = parsePage(q, ctx.settings);
-    const where = await this.where(ctx, exec, def, q);
+    const from = await this.listFrom(ctx, exec, def, q);
     const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
-    const countStatement = sql`SELECT COUNT(*) AS n FROM ${ident(def.table)} t WHERE ${where}`;
+    const countStatement = sql`SELECT COUNT(*) AS n ${from}`;
     const deferred = exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET;
     // The same statement text (model, filters and scope alike) had a small total last time: count
     // inside the page statement. Otherwise (or not known yet) alongside it, on another connection.
@@ -80,9 +78,10 @@ export class ResourceService {
     if (deferred) {
       // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
       // rows, instead of sorting whole rows of the table to skip most of them.
-      select = sql`SELECT o.* FROM ${ident(def.table)} o JOIN (SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await order('t')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${await order('o')}`;
+      // The page's ids come from the visible rows; `o` reads those rows by id.
+      select = sql`SELECT o.* FROM ${unscoped(def, 'o').table} JOIN (SELECT t.${ident('id')} ${from} ORDER BY ${await order('t')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${await order('o')}`;
     } else {
-      select = sql`SELECT t.*${total} FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await order('t')}${page}`;
+      select = sql`SELECT t.*${total} ${from} ORDER BY ${await order('t')}${page}`;
     }
     const rows = await exec.query(
       columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,
@@ -116,7 +115,7 @@ export class ResourceService {
 
   /** Loads one object inside the requester's scope for an action, by UUID or natural key; 404 otherwise. */
   async findOne(ctx: RequestContext, exec: Executor, def: ResourceDefinition, idOrKey: string, action: Action, lock = false): Promise<Row> {
-    const scope = await scopeCondition(ctx, exec, def, action, 't');
+    const visible = await visibleRows(ctx, exec, def, 't', action);
     let match;
     if (isUuid(idOrKey)) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
     else {
@@ -126,7 +125,7 @@ export class ResourceService {
         throw this.notFound(def);
       });
     }
-    const rows = await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([match, scope])} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`);
+    const rows = await exec.query(sql`SELECT t.* ${visible.from(match)} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`);
     if (rows.length !== 1) throw this.notFound(def);
     return rows[0];
   }
@@ -148,7 +147,8 @@ export class ResourceService {
    */
   async readBack(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]) {
     if (!ids.length) return [];
-    const rows = await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${inList(ident('t', 'id'), ids)}`);
+    // The writer has re-checked the written objects against the scope of its action.
+    const rows = await exec.query(sql`SELECT t.* ${unscoped(def, 't').from(inList(ident('t', 'id'), ids))}`);
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     const reps = await new Representer(ctx, exec).represent(def, ids.map((i) => byId.get(i)!).filter(Boolean), {
       depth: 0,
@@ -242,11 +242,11 @@ export class ResourceService {
   }
 
   private async loadForBulk(ctx: RequestContext, tx: Executor, def: ResourceDefinition, ids: string[], action: Action, inputs: Record<string, unknown>[] | null): Promise<Map<string, Row>> {
-    const scope = await scopeCondition(ctx, tx, def, action, 't');
+    const visible = await visibleRows(ctx, tx, def, 't', action);
     const load = async (lock: boolean) => {
       const out = new Map<string, Row>();
       for (let i = 0; i < ids.length; i += 1000) {
-        const rows = await tx.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), ids.slice(i, i + 1000)), scope])}${raw(lock ? tx.dialect.forUpdate : '')}`);
+        const rows = await tx.query(sql`SELECT t.* ${visible.from(inList(ident('t', 'id'), ids.slice(i, i + 1000)))}${raw(lock ? tx.dialect.forUpdate : '')}`);
         rows.forEach((r) => out.set(String(r.id), r));
       }
       return out;

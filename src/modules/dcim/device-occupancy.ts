@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { RequestContext } from '../../core/context';
-import { scopeCondition } from '../../core/resource/query/scope';
+import { visibleRows } from '../../core/resource/query/scope';
 import type { Row } from '../../database/db';
 import { Face, RackOccupancy, RackOccupant, RackOccupantSource } from './elevation';
 import { mountedDevices } from './rack-space';
@@ -16,7 +16,8 @@ export class DeviceOccupants implements RackOccupantSource, OnModuleInit {
   }
 
   async occupants(ctx: RequestContext, rack: Row, exclude: string | null): Promise<RackOccupant[]> {
-    const visible = await scopeCondition(ctx, ctx.db, deviceResource, 'view', 'd');
+    // Every mounted device takes its units; the hidden ones are marked (and named nowhere).
+    const visible = (await visibleRows(ctx, ctx.db, deviceResource, 'd')).visible;
     const mounted = await mountedDevices(ctx.db, [String(rack.id)], exclude ? [exclude] : [], visible);
     return mounted.map((m) => ({
       id: m.id,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResourceDefinition, WriteContext } from '../../core/resource/definition';
 import { ValidationError } from '../../core/resource/errors';
+import { unscoped } from '../../core/resource/query/rows';
 import { deriveObjects } from '../../core/resource/resource-writer';
 import type { Row } from '../../database/db';
 import { ident, inList, sql } from '../../database/sql';
@@ -69,7 +70,8 @@ export async function instantiateComponents(w: WriteContext, devices: { id: stri
   const madeBy = new Map<string, string>(); // `${device}:${template}` -> component id
   const extra: Row = {};
   for (const kind of KINDS) {
-    const templates = await w.exec.query(sql`SELECT * FROM ${ident(kind.template.table)} WHERE ${inList(ident('device_type_id'), typeIds)} ORDER BY ${ident('_name')}`);
+    // Every template of the type makes its component, whoever may view the templates.
+    const templates = await w.exec.query(sql`SELECT * ${unscoped(kind.template).from(inList(ident('device_type_id'), typeIds))} ORDER BY ${ident('_name')}`);
     if (!templates.length) continue;
     if (kind.component === interfaceResource && !('interfaceStatus' in extra)) {
       extra.interfaceStatus = await interfaceStatus(w);

@@ -1,6 +1,7 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, sql } from '../../../database/sql';
-import { scopeCondition } from '../query/scope';
+import { ident, inList, sql } from '../../../database/sql';
+import { unscoped } from '../query/rows';
+import { visibleRows } from '../query/scope';
 import type { RequestContext } from '../../context';
 import type { ExtensionCsvColumn, ModelExtension } from '../extension';
 import { naturalFilterField } from '../query/lookups';
@@ -25,9 +26,10 @@ export type Column =
 /** Longest ancestor chain in a tree table (so natural-key columns reach the deepest node). */
 export async function maxTreeDepth(exec: Executor, def: ResourceDefinition): Promise<number> {
   const parent = (def.fields[def.tree!.parent] as ForeignKeyField).column;
+  // The tree's shape, hidden objects included: the columns do not depend on who reads them.
   const [r] = await exec.query<{ d: number | null }>(sql`WITH RECURSIVE walk (id, lvl) AS (
-      SELECT ${ident('id')}, 0 FROM ${ident(def.table)} WHERE ${ident(parent)} IS NULL
-      UNION ALL SELECT c.${ident('id')}, walk.lvl + 1 FROM ${ident(def.table)} c JOIN walk ON c.${ident(parent)} = walk.id
+      SELECT ${ident('id')}, 0 ${unscoped(def).from(sql`${ident(parent)} IS NULL`)}
+      UNION ALL SELECT c.${ident('id')}, walk.lvl + 1 FROM ${unscoped(def, 'c').table} JOIN walk ON c.${ident(parent)} = walk.id
     ) SELECT MAX(lvl) AS d FROM walk`);
   return Number(r?.d ?? 0);
 }
@@ -90,11 +92,12 @@ export async function linkedNames(ctx: RequestContext, exec: Executor, def: Reso
   const target = f.target();
   const nameCol = naturalFilterField(target) ?? 'id';
   const th = f.through;
-  const visible = await scopeCondition(ctx, exec, target, 'view', 'tg');
+  // Every linked target is joined; the hidden ones are marked, and written as their ids.
+  const visible = (await visibleRows(ctx, exec, target, 'tg')).visible;
   const disc = th.discriminator ? sql` AND ti.${ident(th.discriminator)} = ${objectType(def)}` : sql``;
   const rows = await exec.query<{ object_id: string; name: string; target_id: string; visible: unknown }>(
     sql`SELECT ti.${ident(th.source)} AS object_id, tg.${ident(nameCol)} AS name, tg.${ident('id')} AS target_id, CASE WHEN ${visible} THEN 1 ELSE 0 END AS visible
-        FROM ${ident(th.table)} ti JOIN ${ident(target.table)} tg ON tg.${ident('id')} = ti.${ident(th.target)}
+        FROM ${ident(th.table)} ti ${unscoped(target, 'tg').join(sql`tg.${ident('id')} = ti.${ident(th.target)}`)}
         WHERE ${inList(ident('ti', th.source), ids)}${disc} ORDER BY tg.${ident(nameCol)}`,
   );
   const out = new Map<string, string[]>();
@@ -153,8 +156,8 @@ export async function naturalValues(ctx: RequestContext, exec: Executor, def: Re
 /** Which of the ids the requester may view. */
 async function visibleIds(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const scope = await scopeCondition(ctx, exec, def, 'view', 'v');
-  const rows = await exec.query<{ id: string }>(sql`SELECT v.${ident('id')} AS id FROM ${ident(def.table)} v WHERE ${and([inList(ident('v', 'id'), ids), scope])}`);
+  const visible = await visibleRows(ctx, exec, def, 'v');
+  const rows = await exec.query<{ id: string }>(sql`SELECT v.${ident('id')} AS id ${visible.from(inList(ident('v', 'id'), ids))}`);
   return new Set(rows.map((r) => String(r.id)));
 }
 
@@ -167,7 +170,8 @@ async function visibleIds(ctx: RequestContext, exec: Executor, def: ResourceDefi
 async function resolvePaths(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], paths: string[][]): Promise<Map<string, Map<string, string>>> {
   const out = new Map<string, Map<string, string>>(ids.map((i) => [i, new Map()]));
   if (!ids.length) return out;
-  const rows = await exec.query(sql`SELECT * FROM ${ident(def.table)} WHERE ${inList(ident('id'), ids)}`);
+  // The ids are of visible objects (above).
+  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   const deeper = new Map<string, string[][]>();
   for (const p of paths) {

@@ -7,6 +7,7 @@ import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Field } from '../fields';
 import { Query, parseDepth } from '../query/params';
+import { unscoped } from '../query/rows';
 import { orderBy } from '../query/sort';
 import { ResourceService } from '../resource.service';
 import { Representer } from '../serialize/representer';
@@ -33,8 +34,8 @@ export class CsvService {
   async exportList(ctx: RequestContext, def: ResourceDefinition, q: Query): Promise<StreamableFile> {
     parseDepth(q, 'GET');
     const exec = ctx.db;
-    const where = await this.service.where(ctx, exec, def, q);
-    const idRows = await exec.query<{ id: string }>(sql`SELECT t.${ident('id')} AS id FROM ${ident(def.table)} t WHERE ${where} ORDER BY ${await orderBy(ctx, exec, def, q, 't')}`);
+    const from = await this.service.listFrom(ctx, exec, def, q);
+    const idRows = await exec.query<{ id: string }>(sql`SELECT t.${ident('id')} AS id ${from} ORDER BY ${await orderBy(ctx, exec, def, q, 't')}`);
     return this.stream(ctx, def, idRows.map((r) => String(r.id)));
   }
 
@@ -74,7 +75,8 @@ export class CsvService {
   }
 
   private async records(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], columns: Column[]): Promise<string[][]> {
-    const rows = await exec.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${inList(ident('t', 'id'), ids)}`);
+    // The ids are those of visible rows (exportList, exportDetail).
+    const rows = await exec.query(sql`SELECT t.* ${unscoped(def, 't').from(inList(ident('t', 'id'), ids))}`);
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     const ordered = ids.map((id) => byId.get(id)).filter((r) => !!r);
     const nameColumns = columns.filter((c): c is Extract<Column, { kind: 'names' }> => c.kind === 'names');

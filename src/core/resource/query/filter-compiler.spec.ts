@@ -1,5 +1,5 @@
 import { mysqlDialect, postgresDialect } from '../../../database/dialect';
-import { ident, inList, TRUE } from '../../../database/sql';
+import { ident, inList } from '../../../database/sql';
 import type { Executor } from '../../../database/db';
 import { RequestContext } from '../../context';
 import { defineResource } from '../definition';
@@ -7,6 +7,7 @@ import { field } from '../fields';
 import { ResourceRegistry } from '../registry';
 import { FilterCompiler } from './filter-compiler';
 import { ValueError } from './values';
+import { unscoped } from './rows';
 
 const thing = defineResource({
   app: 'test',
@@ -37,7 +38,7 @@ function compilerFor(dialect: typeof postgresDialect) {
     '2.4',
     'http://x',
   );
-  return new FilterCompiler(ctx, exec, async () => TRUE);
+  return new FilterCompiler(ctx, exec, async (def, alias) => unscoped(def, alias));
 }
 
 const INJECTION = "x' OR 1=1 --";

@@ -13,6 +13,7 @@ import { fieldInVersion, lookupsFor } from './lookups';
 import { IdResolver } from './ids';
 import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
 import { isUuid, parseBoolean, parseUuid, ValueError } from './values';
+import { Rows, unscoped } from './rows';
 
 export { NON_FILTER_PARAMS, naturalFilterField, escapeLike };
 export type { FilterMode };
@@ -41,11 +42,11 @@ const isRelatedSet = (f: Leaf['field']): f is RelatedSet => typeof f === 'object
 export class FilterCompiler {
   private readonly logger = new Logger('FilterCompiler');
 
-  /** `visible`: the requester's view scope of a model on an alias, ANDed into every traversal and value lookup of a query (query/scope.ts gives it: `filterCompiler`). */
+  /** `visible`: the rows of a model the requester may view, on an alias, read by every traversal and value lookup of a query (query/scope.ts gives it: `filterCompiler`). */
   constructor(
     private readonly ctx: RequestContext,
     private readonly exec: Executor,
-    private readonly visible: (def: ResourceDefinition, alias: string) => Promise<Sql>,
+    private readonly visible: (def: ResourceDefinition, alias: string) => Promise<Rows>,
   ) {
     this.ids = new IdResolver(exec, visible);
   }
@@ -142,17 +143,17 @@ export class FilterCompiler {
       const inner = aliases[i + 1];
       // A client's filter sees only what it may view: a path through objects outside the
       // requester's scope matches nothing (no probing of hidden objects' attributes).
-      if (mode !== 'constraint') cond = and([cond, await this.scopeFor(s.to, inner)]);
+      const rows = await this.rows(s.to, inner, mode);
       if (s.kind === 'fk') {
         const f = s.field as ForeignKeyField;
-        cond = sql`${ident(outer, f.column)} IN (SELECT ${ident(inner, 'id')} FROM ${ident(s.to.table)} ${ident(inner)} WHERE ${cond})`;
+        cond = sql`${ident(outer, f.column)} IN ${rows.select('id', cond)}`;
         if (matchesNull) cond = sql`(${ident(outer, f.column)} IS NULL OR ${cond})`;
       } else if (s.kind === 'reverse') {
-        cond = relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, { alias: inner, cond });
+        cond = relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, rows, cond);
       } else {
         const f = s.field as ManyToManyField;
         const th = nextAlias();
-        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(s.to.table)} ${ident(inner)} ON ${ident(inner, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${discriminator(f, th, s.from)} AND ${cond})`;
+        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} ${rows.join(sql`${ident(inner, 'id')} = ${ident(th, f.through.target)}`)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${discriminator(f, th, s.from)} AND ${cond})`;
       }
     }
     return negated ? sql`NOT (COALESCE((${cond}), ${FALSE}))` : cond;
@@ -193,9 +194,7 @@ export class FilterCompiler {
    * constraint counts all of them.
    */
   private async relatedSetExists(owner: ResourceDefinition, rel: RelatedSet, alias: string, mode: FilterMode): Promise<Sql> {
-    if (mode === 'constraint') return relatedExists(owner, rel, alias, null);
-    const a = nextAlias();
-    return relatedExists(owner, rel, alias, { alias: a, cond: await this.scopeFor(rel.def, a) });
+    return relatedExists(owner, rel, alias, await this.rows(rel.def, nextAlias(), mode), null);
   }
 
   /** Objects that have at least one link in a many-to-many field (to an object the client may view, in a query). */
@@ -204,9 +203,8 @@ export class FilterCompiler {
     if (f.kind === 'contentTypes') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')})`;
     const disc = discriminator(f, th, owner);
     if (mode === 'constraint') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
-    const target = f.target();
-    const to = nextAlias();
-    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(target.table)} ${ident(to)} ON ${ident(to, 'id')} = ${ident(th, f.through.target)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc} AND ${await this.scopeFor(target, to)})`;
+    const to = await this.visible(f.target(), nextAlias());
+    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} ${to.join(sql`${ident(to.alias, 'id')} = ${ident(th, f.through.target)}`)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
   }
 
   private customFilter(def: ResourceDefinition, key: string) {
@@ -274,7 +272,8 @@ export class FilterCompiler {
     }
     if (isRelatedSet(f)) {
       const ids = mode === 'query' ? await this.ids.resolveIds(f.def, values, key) : await this.ids.constraintIds(f.def, values, mode);
-      return relatedExists(def, f, alias, { alias: 'r', cond: inList(ident('r', 'id'), ids) });
+      // The ids were resolved among the objects the requester may view (a query, a reference).
+      return relatedExists(def, f, alias, unscoped(f.def, 'r'), inList(ident('r', 'id'), ids));
     }
     if (f === 'id') {
       const ids = values.map((v) => {
@@ -320,10 +319,11 @@ export class FilterCompiler {
         // Only objects the requester may view can be matched, by id or by name.
         const a = nextAlias();
         const match = or([ids.length ? inList(ident(a, 'id'), ids) : null, names.length && nameField ? inList(ident(a, nameField), names.map(String)) : null]);
-        const visible = ids.length || (names.length && nameField) ? sql`${col} IN (SELECT ${ident(a, 'id')} FROM ${ident(target.table)} ${ident(a)} WHERE (${match}) AND ${await this.scopeFor(target, a)})` : null;
+        const visible = ids.length || (names.length && nameField) ? sql`${col} IN ${(await this.visible(target, a)).select('id', match)}` : null;
         return or([wantsNull ? sql`${col} IS NULL` : null, visible]);
       }
-      const byName = names.length && nameField ? sql`${col} IN (SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names.map(String))})` : null;
+      // A constraint names among all objects (it cannot depend on the scope it may be computing).
+      const byName = names.length && nameField ? sql`${col} IN ${unscoped(target).select('id', inList(ident(nameField), names.map(String)))}` : null;
       return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? inList(col, ids) : null, byName]);
     }
     let ids = given.length ? await this.ids.resolveIds(target, given, key) : [];
@@ -331,8 +331,9 @@ export class FilterCompiler {
     return or([wantsNull ? sql`${col} IS NULL` : null, ids.length ? sql`(${col} IS NOT NULL AND ${inList(col, ids)})` : null]);
   }
 
-  private scopeFor(def: ResourceDefinition, alias: string): Promise<Sql> {
-    return this.visible(def, alias);
+  /** The rows a traversal reads: those the requester may view, but in a permission constraint, all of them. */
+  private rows(def: ResourceDefinition, alias: string, mode: FilterMode): Promise<Rows> {
+    return mode === 'constraint' ? Promise.resolve(unscoped(def, alias)) : this.visible(def, alias);
   }
 
   /** Many-to-many (tags, locations): every value must match (AND) for tags, any for others. */

@@ -1,8 +1,9 @@
 import type { Executor } from '../../../database/db';
-import { ident, inList, or, raw, Sql, sql } from '../../../database/sql';
+import { ident, inList, or, raw, sql } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 import { FilterMode, naturalFilterField, nextAlias } from './lookups';
 import { isUuid, parseUuid, ValueError } from './values';
+import { Rows, unscoped } from './rows';
 
 /**
  * Filter values that name objects of a model (UUIDs or names) -> their ids: in a query among the
@@ -12,7 +13,7 @@ import { isUuid, parseUuid, ValueError } from './values';
 export class IdResolver {
   constructor(
     private readonly exec: Executor,
-    private readonly visible: (def: ResourceDefinition, alias: string) => Promise<Sql>,
+    private readonly visible: (def: ResourceDefinition, alias: string) => Promise<Rows>,
   ) {}
 
   /** UUIDs or natural names -> ids of visible objects; a value that matches nothing is a 400. */
@@ -22,13 +23,12 @@ export class IdResolver {
     const nameField = naturalFilterField(target);
     if (names.length && !nameField) throw new ValueError(`Select a valid choice. ${names[0]} is not one of the available choices.`);
     const t = nextAlias();
-    const scope = await this.visible(target, t);
+    const visible = await this.visible(target, t);
     const nameCol = nameField ? ident(t, nameField) : raw('NULL');
     const rows = await this.exec.query<{ id: string; n: string | null }>(
-      sql`SELECT ${ident(t, 'id')} AS ${ident('id')}, ${nameCol} AS ${ident('n')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
-        uuids.length ? inList(ident(t, 'id'), uuids) : null,
-        names.length && nameField ? inList(ident(t, nameField), names) : null,
-      ])}) AND ${scope}`,
+      sql`SELECT ${ident(t, 'id')} AS ${ident('id')}, ${nameCol} AS ${ident('n')} ${visible.from(
+        or([uuids.length ? inList(ident(t, 'id'), uuids) : null, names.length && nameField ? inList(ident(t, nameField), names) : null]),
+      )}`,
     );
     const foundIds = new Set(rows.map((r) => String(r.id)));
     const foundNames = new Set(rows.map((r) => r.n));
@@ -45,15 +45,14 @@ export class IdResolver {
     if (mode === 'reference') {
       if (!uuids.length && !(names.length && nameField)) return [];
       const t = nextAlias();
+      const visible = await this.visible(target, t);
       const rows = await this.exec.query<{ id: string }>(
-        sql`SELECT ${ident(t, 'id')} AS ${ident('id')} FROM ${ident(target.table)} ${ident(t)} WHERE (${or([
-          uuids.length ? inList(ident(t, 'id'), uuids) : null,
-          names.length && nameField ? inList(ident(t, nameField), names) : null,
-        ])}) AND ${await this.visible(target, t)}`,
+        sql`SELECT ${ident(t, 'id')} AS ${ident('id')} ${visible.from(or([uuids.length ? inList(ident(t, 'id'), uuids) : null, names.length && nameField ? inList(ident(t, nameField), names) : null]))}`,
       );
       return rows.map((r) => String(r.id));
     }
     if (!names.length || !nameField) return uuids;
-    const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(target.table)} WHERE ${inList(ident(nameField), names)}`);
+    // A constraint names among all objects.
+    const rows = await this.exec.query<{ id: string }>(sql`SELECT ${ident('id')} ${unscoped(target).from(inList(ident(nameField), names))}`);
     return [...uuids, ...rows.map((r) => String(r.id))];
   }}

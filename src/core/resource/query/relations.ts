@@ -4,18 +4,18 @@ import { objectType, ResourceDefinition } from '../definition';
 import type { ContentTypesField, ManyToManyField } from '../fields';
 import type { RelatedSet } from '../registry';
 import { escapeLike, nextAlias } from './lookups';
+import type { Rows } from './rows';
 
 /** Conditions over a model's relations to others: who points here, many-to-many links, content-type links. */
-/** Objects of `owner` that some object of the related set points at (optionally matching `inner`). */
-export function relatedExists(_owner: ResourceDefinition, rel: RelatedSet, alias: string, inner: { alias: string; cond: Sql } | null): Sql {
+/** Objects of `owner` that some of the related set's `rows` point at (those matching `cond`, if given). */
+export function relatedExists(_owner: ResourceDefinition, rel: RelatedSet, alias: string, rows: Rows, cond: Sql | null): Sql {
   const f = rel.field;
-  const a = inner?.alias ?? nextAlias();
-  const where = inner ? sql` AND ${inner.cond}` : sql``;
+  const a = rows.alias;
   if (f.kind === 'fk') {
-    return sql`EXISTS (SELECT 1 FROM ${ident(rel.def.table)} ${ident(a)} WHERE ${ident(a, f.column)} = ${ident(alias, 'id')}${where})`;
+    return sql`EXISTS (SELECT 1 ${rows.from(sql`${ident(a, f.column)} = ${ident(alias, 'id')}`, cond)})`;
   }
   const th = nextAlias();
-  return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} JOIN ${ident(rel.def.table)} ${ident(a)} ON ${ident(a, 'id')} = ${ident(th, f.through.source)} WHERE ${ident(th, f.through.target)} = ${ident(alias, 'id')}${where})`;
+  return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} ${rows.join(sql`${ident(a, 'id')} = ${ident(th, f.through.source)}`)} WHERE ${and([sql`${ident(th, f.through.target)} = ${ident(alias, 'id')}`, cond])})`;
 }
 export function discriminator(f: ManyToManyField, alias: string, owner: ResourceDefinition): Sql {
   const d = f.through.discriminator;

@@ -5,11 +5,22 @@ import type { Action, RequestContext } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
 import { FilterCompiler } from './filter-compiler';
+import { Rows, rowsWithin } from './rows';
 import { ValueError } from './values';
 
 /** A filter compiler for a request: its traversals see what the requester may view. */
 export function filterCompiler(ctx: RequestContext, exec: Executor): FilterCompiler {
-  return new FilterCompiler(ctx, exec, (def, alias) => scopeCondition(ctx, exec, def, 'view', alias));
+  return new FilterCompiler(ctx, exec, (def, alias) => visibleRows(ctx, exec, def, alias));
+}
+
+/**
+ * The rows of a model that the requester may see for an action, on `alias` (DESIGN rule 2): the
+ * one way the read path reads a model's rows (query/rows.ts). Every clause it renders carries
+ * the permission scope, and the definition's own base scope (own tokens only); `base: false`
+ * leaves the latter out, for what a write reaches without naming it (a cascade).
+ */
+export async function visibleRows(ctx: RequestContext, exec: Executor, def: ResourceDefinition, alias: string, action: Action = 'view', opts: { base?: boolean } = {}): Promise<Rows> {
+  return rowsWithin(def, alias, await scopeCondition(ctx, exec, def, action, alias, opts));
 }
 
 /** The constraint sets that bound what the requester may do with a model (null: all). */
@@ -19,10 +30,10 @@ export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, a
 }
 
 /**
- * The permission scope as a condition on `alias` (DESIGN rule 2): ANDed into every read and
- * re-checked after every write. Includes the definition's own base scope (own tokens only).
+ * The permission scope as a condition on `alias`: what `visibleRows` ANDs into every clause.
+ * Not exported: a caller that held the condition apart from the rows could forget it.
  */
-export async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string, opts: { base?: boolean } = {}): Promise<Sql> {
+async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string, opts: { base?: boolean } = {}): Promise<Sql> {
   const constraints = await scopeConstraints(ctx, def, action);
   const compiler = filterCompiler(ctx, exec);
   // The base scope (own tokens only) bounds what the API lets a client name; `base: false` is
@@ -62,13 +73,12 @@ async function inherited(ctx: RequestContext, exec: Executor, def: ResourceDefin
   const parts: Sql[] = [];
   let restricted = false;
   for (const owner of owners) {
-    const s = await scopeCondition(ctx, exec, owner, 'view', 'o');
-    const open = s.nodes.length === 1 && s.nodes[0].t === 'text' && s.nodes[0].v === TRUE.nodes[0].v;
-    if (!open) restricted = true;
+    const o = await visibleRows(ctx, exec, owner, 'o');
+    if (o.restricted) restricted = true;
     parts.push(
-      open
-        ? sql`${ident(alias, f.typeColumn)} = ${objectType(owner)}`
-        : sql`(${ident(alias, f.typeColumn)} = ${objectType(owner)} AND ${ident(alias, f.idColumn)} IN (SELECT o.${ident('id')} FROM ${ident(owner.table)} o WHERE ${s}))`,
+      o.restricted
+        ? sql`(${ident(alias, f.typeColumn)} = ${objectType(owner)} AND ${ident(alias, f.idColumn)} IN ${o.select('id')})`
+        : sql`${ident(alias, f.typeColumn)} = ${objectType(owner)}`,
     );
   }
   return restricted ? or(parts) : TRUE;

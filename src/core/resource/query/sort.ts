@@ -1,10 +1,10 @@
 import type { Executor } from '../../../database/db';
-import { ident, isTrue, join, raw, Sql, sql } from '../../../database/sql';
+import { ident, join, raw, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Query } from './params';
 import { storedColumns } from '../storage';
-import { scopeCondition } from './scope';
+import { visibleRows } from './scope';
 
 /**
  * Orders by one term: a scalar column, or a foreign key by the target's own first ordering
@@ -32,11 +32,10 @@ async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition
     const inner = `s_${alias}`;
     const keyField = target.fields[key];
     const column = keyField?.kind === 'scalar' ? keyField.column : Object.hasOwn(target.columns ?? {}, key) ? key : 'id';
-    const scope = await scopeCondition(ctx, exec, target, 'view', inner);
-    const visible = isTrue(scope) ? sql`` : sql` AND ${scope}`;
-    const sub = sql`(SELECT ${ident(inner, column)} FROM ${ident(target.table)} ${ident(inner)} WHERE ${ident(inner, 'id')} = ${ident(alias, f.column)}${visible})`;
+    const visible = await visibleRows(ctx, exec, target, inner);
+    const sub = visible.select(column, sql`${ident(inner, 'id')} = ${ident(alias, f.column)}`);
     // Without a scope the key is NULL exactly when there is no related object; with one, also when it is hidden.
-    if (!isTrue(scope)) return sql`(${sub} IS NULL)${dir}, ${sub}${dir}`;
+    if (visible.restricted) return sql`(${sub} IS NULL)${dir}, ${sub}${dir}`;
     return f.nullable ? sql`(${ident(alias, f.column)} IS NULL)${dir}, ${sub}${dir}` : sql`${sub}${dir}`;
   }
   if (f.kind === 'composite' && f.sortable) return join(f.columns.map((c) => sql`${ident(alias, c)}${dir}`));

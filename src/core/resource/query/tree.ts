@@ -1,18 +1,20 @@
 import type { Executor, Row } from '../../../database/db';
-import { ident, inList, Sql, sql, TRUE } from '../../../database/sql';
+import { ident, inList, sql } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 import type { ForeignKeyField } from '../fields';
 import { append } from '../../collections';
+import { Rows, unscoped } from './rows';
 
 const parentColumn = (def: ResourceDefinition) => (def.fields[def.tree!.parent] as ForeignKeyField).column;
 
 /** The given ids and all their descendants, in one recursive statement. */
 export async function descendantIds(exec: Executor, def: ResourceDefinition, ids: string[]): Promise<string[]> {
   const parent = parentColumn(def);
+  // The tree's shape: hidden objects between the given ones and their descendants do not cut it.
   const rows = await exec.query<{ id: string }>(sql`WITH RECURSIVE d (id) AS (
-      SELECT ${ident('id')} FROM ${ident(def.table)} WHERE ${inList(ident('id'), ids)}
+      SELECT ${ident('id')} ${unscoped(def).from(inList(ident('id'), ids))}
       UNION ALL
-      SELECT c.${ident('id')} FROM ${ident(def.table)} c JOIN d ON c.${ident(parent)} = d.id
+      SELECT c.${ident('id')} FROM ${unscoped(def, 'c').table} JOIN d ON c.${ident(parent)} = d.id
     ) SELECT DISTINCT id FROM d`);
   return rows.map((r) => String(r.id));
 }
@@ -25,20 +27,21 @@ export interface Ancestry {
 
 /**
  * Ancestor chains of the given rows (for tree display "A → B → C", tree_depth and natural
- * keys), in one recursive statement for the whole page.
+ * keys), in one recursive statement for the whole page. Every ancestor is walked; `names`, the
+ * ancestors on alias `a` that may lend their names (all by default).
  */
-export async function loadAncestry(exec: Executor, def: ResourceDefinition, rows: Row[], visible: Sql = TRUE, nameColumn = 'name'): Promise<Map<string, Ancestry>> {
+export async function loadAncestry(exec: Executor, def: ResourceDefinition, rows: Row[], names: Rows = unscoped(def, 'a'), nameColumn = 'name'): Promise<Map<string, Ancestry>> {
   const parent = parentColumn(def);
   const out = new Map<string, Ancestry>();
   const withParent = rows.filter((r) => r[parent]);
   rows.forEach((r) => out.set(String(r.id), { names: [], depth: 0 }));
   if (!withParent.length) return out;
   const result = await exec.query<{ id: string; lvl: number; name: string; vis: number }>(sql`WITH RECURSIVE up (id, anc, lvl) AS (
-      SELECT ${ident('id')}, ${ident(parent)}, 1 FROM ${ident(def.table)} WHERE ${inList(ident('id'), withParent.map((r) => r.id))}
+      SELECT ${ident('id')}, ${ident(parent)}, 1 ${unscoped(def).from(inList(ident('id'), withParent.map((r) => r.id)))}
       UNION ALL
-      SELECT up.id, p.${ident(parent)}, up.lvl + 1 FROM up JOIN ${ident(def.table)} p ON p.${ident('id')} = up.anc WHERE up.anc IS NOT NULL
-    ) SELECT up.id AS id, up.lvl AS lvl, a.${ident(nameColumn)} AS name, CASE WHEN ${visible} THEN 1 ELSE 0 END AS vis
-      FROM up JOIN ${ident(def.table)} a ON a.${ident('id')} = up.anc`);
+      SELECT up.id, p.${ident(parent)}, up.lvl + 1 FROM up ${unscoped(def, 'p').join(sql`p.${ident('id')} = up.anc`)} WHERE up.anc IS NOT NULL
+    ) SELECT up.id AS id, up.lvl AS lvl, a.${ident(nameColumn)} AS name, CASE WHEN ${names.visible} THEN 1 ELSE 0 END AS vis
+      FROM up ${unscoped(def, 'a').join(sql`a.${ident('id')} = up.anc`)}`);
   const byId = new Map<string, { lvl: number; name: string; vis: boolean }[]>();
   for (const r of result) append(byId, String(r.id), { lvl: Number(r.lvl), name: r.name, vis: Number(r.vis) === 1 });
   for (const [id, list] of byId) {

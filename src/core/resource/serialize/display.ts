@@ -1,6 +1,6 @@
 import type { Row } from '../../../database/db';
 import type { RequestContext } from '../../context';
-import type { DisplayHelpers, ResourceDefinition } from '../definition';
+import { objectType, type DisplayHelpers, type ResourceDefinition } from '../definition';
 import type { ForeignKeyField } from '../fields';
 import { Batch, Obj, ref } from './batch';
 import { slugify } from './values';
@@ -38,7 +38,7 @@ function hopsOf(target: ResourceDefinition, columns: string[]): Map<string, Disp
     const [name, column, ...rest] = c.split('__');
     if (column === undefined) continue;
     const field = target.fields[name];
-    if (field?.kind !== 'fk' || rest.length) throw new Error(`displayUses: ${c} names no foreign key column of ${target.table}`);
+    if (field?.kind !== 'fk' || rest.length) throw new Error(`displayUses: ${c} names no foreign key column of ${objectType(target)}`);
     hops.set(c, { field, target: field.target(), column });
   }
   return hops;

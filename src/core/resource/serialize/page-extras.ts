@@ -1,9 +1,10 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
+import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Field, ReverseKey } from '../fields';
-import { scopeCondition } from '../query/scope';
+import { unscoped } from '../query/rows';
+import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { DISPLAY_COLUMN, displayUses } from './display';
 
@@ -58,13 +59,13 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     // PostgreSQL cuts longer names short: such a use is read by id instead.
     if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;
     const j = `d${out.joins.length}`;
-    const scope = await scopeCondition(x.ctx, x.exec, use.target, 'view', j);
-    out.joins.push(sql`LEFT JOIN ${ident(use.target.table)} ${ident(j)} ON ${and([sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, scope])}`);
+    const lender = await visibleRows(x.ctx, x.exec, use.target, j);
+    out.joins.push(lender.join(sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, true));
     const hopped = new Map<string, string>();
     for (const [c, hop] of use.hops) {
       const h = `${j}h${hopped.size}`;
-      const visible = await scopeCondition(x.ctx, x.exec, hop.target, 'view', h);
-      out.joins.push(sql`LEFT JOIN ${ident(hop.target.table)} ${ident(h)} ON ${and([sql`${ident(h, 'id')} = ${ident(j, hop.field.column)}`, visible])}`);
+      const further = await visibleRows(x.ctx, x.exec, hop.target, h);
+      out.joins.push(further.join(sql`${ident(h, 'id')} = ${ident(j, hop.field.column)}`, true));
       hopped.set(c, h);
     }
     const read = (c: string) => (use.hops.has(c) ? ident(hopped.get(c)!, use.hops.get(c)!.column) : ident(j, c));
@@ -76,9 +77,9 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const agg = x.exec.dialect.listAgg(ident('rl', 'id'), await orderBy(x.ctx, x.exec, target, new Map(), 'rl'));
     if (!agg) break;
     const key = ident('rl', f.reverse.column);
-    const where = await reverseCondition(x, f.reverse, sql`${key} IN ${PAGE_IDS}`);
+    const from = await reverseFrom(x, f.reverse, sql`${key} IN ${PAGE_IDS}`);
     const j = `r${out.joins.length}`;
-    out.joins.push(sql`LEFT JOIN (SELECT ${key} AS k, ${agg} AS v FROM ${ident(target.table)} rl WHERE ${where} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
+    out.joins.push(sql`LEFT JOIN (SELECT ${key} AS k, ${agg} AS v ${from} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
     out.columns.push(sql`${ident(j, 'v')} AS ${ident(REVERSE_COLUMN + f.name)}`);
   }
   if (opts.excludeM2m) return out;
@@ -90,8 +91,10 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     if (!agg) return out;
     const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
     const j = `m${out.joins.length}`;
+    // Every linked object is listed: a hidden one is shown as a reference (its id), as in a detail.
+    const linked = unscoped(target, 'mx').join(sql`${ident('mx', 'id')} = ${ident('ml', th.target)}`);
     out.joins.push(
-      sql`LEFT JOIN (SELECT ${ident('ml', th.source)} AS k, ${agg} AS v FROM ${ident(th.table)} ml JOIN ${ident(target.table)} mx ON ${ident('mx', 'id')} = ${ident('ml', th.target)} WHERE ${ident('ml', th.source)} IN ${PAGE_IDS}${disc} GROUP BY ${ident('ml', th.source)}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
+      sql`LEFT JOIN (SELECT ${ident('ml', th.source)} AS k, ${agg} AS v FROM ${ident(th.table)} ml ${linked} WHERE ${ident('ml', th.source)} IN ${PAGE_IDS}${disc} GROUP BY ${ident('ml', th.source)}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
     );
     out.columns.push(sql`${ident(j, 'v')} AS ${ident(M2M_COLUMN + f.name)}`);
   }
@@ -104,21 +107,20 @@ async function countExtras(x: ReadRun, def: ResourceDefinition): Promise<PageExt
     const counted = x.ctx.registry.get(f.model);
     const via = counted?.fields[f.via];
     if (!counted || !via) continue;
-    const scope = await scopeCondition(x.ctx, x.exec, counted, 'view', 'cc');
+    if (via.kind !== 'fk' && via.kind !== 'm2m') continue;
+    const cc = await visibleRows(x.ctx, x.exec, counted, 'cc');
     let key: Sql;
     let from: Sql;
     if (via.kind === 'fk') {
       key = ident('cc', via.column);
-      from = sql`${ident(counted.table)} cc`;
-    } else if (via.kind === 'm2m') {
+      from = cc.from(sql`${key} IN ${PAGE_IDS}`);
+    } else {
       const th = via.through;
       key = ident('cl', th.target);
-      from = sql`${ident(th.table)} cl JOIN ${ident(counted.table)} cc ON ${ident('cc', 'id')} = ${ident('cl', th.source)}`;
-    } else continue;
+      from = sql`FROM ${ident(th.table)} cl ${cc.join(sql`${ident('cc', 'id')} = ${ident('cl', th.source)}`)} WHERE ${key} IN ${PAGE_IDS}`;
+    }
     const j = `c${out.joins.length}`;
-    out.joins.push(
-      sql`LEFT JOIN (SELECT ${key} AS k, COUNT(*) AS n FROM ${from} WHERE ${and([sql`${key} IN ${PAGE_IDS}`, scope])} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
-    );
+    out.joins.push(sql`LEFT JOIN (SELECT ${key} AS k, COUNT(*) AS n ${from} GROUP BY ${key}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
     out.columns.push(sql`COALESCE(${ident(j, 'n')}, 0) AS ${ident(COUNT_COLUMN + f.name)}`);
   }
   return out;
@@ -127,16 +129,17 @@ async function countExtras(x: ReadRun, def: ResourceDefinition): Promise<PageExt
 export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
   const { columns, joins } = await countExtras(x, def);
   if (!columns.length) return [];
-  const ids = sql`SELECT t.${ident('id')} FROM ${ident(def.table)} t WHERE ${inList(ident('t', 'id'), rows.map((r) => r.id))}`;
+  // The rows were read within the requester's view (a detail, a write's response).
+  const ids = sql`SELECT t.${ident('id')} ${unscoped(def, 't').from(inList(ident('t', 'id'), rows.map((r) => r.id)))}`;
   return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, joins, sql``));
 }
 /**
- * The target rows (alias `rl`) of a reverse foreign key whose key is `among` the given rows',
- * within the requester's view. `IS NOT NULL` (which IN implies) lets the planner see how few
+ * `FROM` the target rows (alias `rl`) of a reverse foreign key whose key is `among` the given
+ * rows', within the requester's view. `IS NOT NULL` (which IN implies) lets the planner see how few
  * rows have the key at all (few addresses have a NAT inside): one index range instead of a
  * probe per row, and MariaDB then keeps to that index rather than the ordering one.
  */
-export async function reverseCondition(x: ReadRun, reverse: ReverseKey, among: Sql): Promise<Sql> {
-  const scope = await scopeCondition(x.ctx, x.exec, reverse.target(), 'view', 'rl');
-  return and([sql`${ident('rl', reverse.column)} IS NOT NULL`, among, scope]);
+export async function reverseFrom(x: ReadRun, reverse: ReverseKey, among: Sql): Promise<Sql> {
+  const rl = await visibleRows(x.ctx, x.exec, reverse.target(), 'rl');
+  return rl.from(sql`${ident('rl', reverse.column)} IS NOT NULL`, among);
 }

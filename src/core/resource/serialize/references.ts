@@ -1,10 +1,10 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, sql } from '../../../database/sql';
+import { ident, inList, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
 import type { FilterCompiler } from '../query/filter-compiler';
-import { filterCompiler, scopeCondition } from '../query/scope';
+import { filterCompiler, visibleRows } from '../query/scope';
 import { isUuid, parseNaturalKey, parseUuid, UUID_RE, ValueError } from '../query/values';
 
 /** How a client named a related object on write (spec 2.3). */
@@ -97,12 +97,12 @@ export class ReferenceResolver {
 
   /** Returns, per spec, the row or an error message. */
   async resolve(target: ResourceDefinition, specs: RefSpec[], limit?: Constraint): Promise<(Row | string)[]> {
-    const scope = await scopeCondition(this.ctx, this.exec, target, 'view', 'r');
+    const visible = await visibleRows(this.ctx, this.exec, target, 'r');
     const limitSql = limit ? await this.compiler.fromConstraint(target, limit, 'r') : null;
     const ids = [...new Set(specs.filter((s): s is { kind: 'id'; id: string } => s.kind === 'id').map((s) => s.id))];
     const byId = new Map<string, Row>();
     if (ids.length) {
-      const rows = await this.exec.query(sql`SELECT r.* FROM ${ident(target.table)} r WHERE ${and([inList(ident('r', 'id'), ids), scope, limitSql])}`);
+      const rows = await this.exec.query(sql`SELECT r.* ${visible.from(inList(ident('r', 'id'), ids), limitSql)}`);
       rows.forEach((r) => byId.set(String(r.id), r));
     }
     const lookups = new Map<string, Promise<Row[] | string>>();
@@ -112,7 +112,7 @@ export class ReferenceResolver {
           key,
           this.compiler
             .fromConstraint(target, constraint, 'r', 'reference')
-            .then((where) => this.exec.query(sql`SELECT r.* FROM ${ident(target.table)} r WHERE ${and([where, scope, limitSql])} LIMIT 2`))
+            .then((where) => this.exec.query(sql`SELECT r.* ${visible.from(where, limitSql)} LIMIT 2`))
             .catch((e: unknown) => {
               if (e instanceof ValueError) return e.message;
               throw e;

@@ -1,16 +1,17 @@
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
+import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ModelExtension } from '../extension';
 import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField, ReverseKey } from '../fields';
-import { scopeCondition } from '../query/scope';
+import { unscoped } from '../query/rows';
+import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseCondition } from './page-extras';
+import { COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -79,7 +80,7 @@ export class Representer {
     const jobs: Promise<unknown>[] = [];
     if (def.tree) {
       jobs.push(
-        scopeCondition(this.ctx, this.exec, def, 'view', 'a')
+        visibleRows(this.ctx, this.exec, def, 'a')
           .then((visible) => loadAncestry(this.exec, def, rows, visible))
           .then((a) => (batch.ancestry = a)),
       );
@@ -150,26 +151,24 @@ export class Representer {
   /** Related rows for display (their id and `columns`): only those the requester may view (a hidden one lends no name). */
   private async rowsById(def: ResourceDefinition, idList: string[], columns: string[], hops: Map<string, DisplayHop> = new Map()): Promise<Map<string, Row>> {
     if (!idList.length) return new Map();
-    const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'd');
+    const lenders = await visibleRows(this.ctx, this.exec, def, 'd');
     const joins: Sql[] = [];
     const read = new Map<string, Sql>();
     for (const [c, hop] of hops) {
       const h = `h${joins.length}`;
-      const visible = await scopeCondition(this.ctx, this.exec, hop.target, 'view', h);
-      joins.push(sql` LEFT JOIN ${ident(hop.target.table)} ${ident(h)} ON ${and([sql`${ident(h, 'id')} = ${ident('d', hop.field.column)}`, visible])}`);
+      const further = await visibleRows(this.ctx, this.exec, hop.target, h);
+      joins.push(sql` ${further.join(sql`${ident(h, 'id')} = ${ident('d', hop.field.column)}`, true)}`);
       read.set(c, sql`${ident(h, hop.column)} AS ${ident(c)}`);
     }
-    const list = await this.exec.query(
-      sql`SELECT ${join(['id', ...columns].map((c) => read.get(c) ?? ident('d', c)))} FROM ${ident(def.table)} d${join(joins, '')} WHERE ${and([inList(ident('d', 'id'), idList), scope])}`,
-    );
+    const list = await this.exec.query(sql`SELECT ${join(['id', ...columns].map((c) => read.get(c) ?? ident('d', c)))} ${lenders.fromJoined(join(joins, ''), inList(ident('d', 'id'), idList))}`);
     return new Map(list.map((r) => [String(r.id), r]));
   }
 
   /** Nested representations of the visible objects among ids; invisible ones stay references. */
   private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions): Promise<Map<string, Obj>> {
     if (!idList.length) return new Map();
-    const scope = await scopeCondition(this.ctx, this.exec, def, 'view', 'n');
-    const rows = await this.exec.query(sql`SELECT n.* FROM ${ident(def.table)} n WHERE ${and([inList(ident('n', 'id'), idList), scope])}`);
+    const visible = await visibleRows(this.ctx, this.exec, def, 'n');
+    const rows = await this.exec.query(sql`SELECT n.* ${visible.from(inList(ident('n', 'id'), idList))}`);
     const batch = await this.load(def, rows, depth, false, opts);
     return new Map(rows.map((r) => [String(r.id), this.serialize(batch, r, opts)]));
   }
@@ -197,10 +196,8 @@ export class Representer {
   /** A reverse foreign key's references for rows the page statement did not list them for, by row id. */
   private async reverseRefs(reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
     const target = reverse.target();
-    const where = await reverseCondition(this, reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
-    const list = await this.exec.query(
-      sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k FROM ${ident(target.table)} rl WHERE ${where} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`,
-    );
+    const from = await reverseFrom(this, reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
+    const list = await this.exec.query(sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k ${from} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`);
     const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
     for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
     return out;
@@ -238,8 +235,10 @@ export class Representer {
     const target = f.target();
     const disc = f.through.discriminator ? sql` AND ${ident('l', f.through.discriminator)} = ${objectType(owner)}` : sql``;
     const order = target.fields.name ? sql` ORDER BY ${ident('x', 'name')}` : sql``;
+    // Every linked object: a hidden one stays a reference (only nested objects are scoped).
+    const linked = unscoped(target, 'x').join(sql`${ident('x', 'id')} = ${ident('l', f.through.target)}`);
     const links = await this.exec.query(
-      sql`SELECT ${ident('l', f.through.source)} AS src, ${ident('l', f.through.target)} AS dst FROM ${ident(f.through.table)} l JOIN ${ident(target.table)} x ON ${ident('x', 'id')} = ${ident('l', f.through.target)} WHERE ${inList(ident('l', f.through.source), idList)}${disc}${order}`,
+      sql`SELECT ${ident('l', f.through.source)} AS src, ${ident('l', f.through.target)} AS dst FROM ${ident(f.through.table)} l ${linked} WHERE ${inList(ident('l', f.through.source), idList)}${disc}${order}`,
     );
     const nested = depth > 0 ? await this.nestedObjects(target, [...new Set(links.map((l) => String(l.dst)))], depth - 1, opts) : null;
     for (const l of links) {

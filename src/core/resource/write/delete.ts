@@ -1,10 +1,11 @@
 import type { Row } from '../../../database/db';
-import { and, ident, inList, isTrue, sql } from '../../../database/sql';
+import { ident, inList, sql } from '../../../database/sql';
 import type { Action } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { GenericForeignKeyField } from '../fields';
 import { ConflictError, PermissionDeniedError } from '../errors';
-import { scopeCondition } from '../query/scope';
+import { unscoped } from '../query/rows';
+import { visibleRows } from '../query/scope';
 import { chunks, WriteRun } from './item';
 
 /**
@@ -38,13 +39,13 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
         // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
         if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
         for (const chunk of chunks([...ids])) {
-          await run.exec.execute(sql`DELETE FROM ${ident(owner.table)} WHERE ${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), chunk)}`);
+          await run.exec.execute(sql`DELETE ${unscoped(owner).from(sql`${ident(f.typeColumn)} = ${objectType(d)}`, inList(ident(f.idColumn), chunk))}`);
         }
       }
     }
   }
   for (const chunk of chunks(rows.map((r) => String(r.id)))) {
-    await run.exec.execute(sql`DELETE FROM ${ident(def.table)} WHERE ${inList(ident('id'), chunk)}`);
+    await run.exec.execute(sql`DELETE ${unscoped(def).from(inList(ident('id'), chunk))}`);
   }
   if (def.afterDelete) await def.afterDelete(rows, run.w);
 }
@@ -59,11 +60,11 @@ export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, 
   let refused = 0;
   let changed = 0;
   const outside = async (d: ResourceDefinition, ids: string[], action: Action) => {
-    const scope = await scopeCondition(run.ctx, run.exec, d, action, 'c', { base: false });
-    if (isTrue(scope) || !ids.length) return 0;
+    const allowed = await visibleRows(run.ctx, run.exec, d, 'c', action, { base: false });
+    if (!allowed.restricted || !ids.length) return 0;
     let inside = 0;
     for (const chunk of chunks(ids)) {
-      const [{ n }] = await run.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(d.table)} c WHERE ${and([inList(ident('c', 'id'), chunk), scope])}`);
+      const [{ n }] = await run.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n ${allowed.from(inList(ident('c', 'id'), chunk))}`);
       inside += Number(n);
     }
     return ids.length - inside;
@@ -75,7 +76,8 @@ export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, 
       if (rel.field.onDelete !== 'setNull' || rel.field.readOnly || rel.field.maintained || rel.def.readOnly) continue;
       const gone = doomed.get(rel.def);
       for (const chunk of chunks([...set])) {
-        const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(rel.def.table)} WHERE ${inList(ident(rel.field.column), chunk)}`);
+        // What the delete changes, whoever may see it.
+        const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} ${unscoped(rel.def).from(inList(ident(rel.field.column), chunk))}`);
         changed += await outside(rel.def, deps.map((r) => String(r.id)).filter((id) => !gone?.has(id)), 'change');
       }
     }
@@ -111,7 +113,8 @@ export async function collect(run: WriteRun, def: ResourceDefinition, ids: strin
       for (const rel of run.ctx.registry.reverseOf(d)) {
         if (rel.field.onDelete === 'setNull') continue;
         for (const chunk of chunks(list)) {
-          const deps = await run.exec.query(sql`SELECT * FROM ${ident(rel.def.table)} WHERE ${inList(ident(rel.field.column), chunk)}`);
+          // What the delete reaches, whoever may see it.
+          const deps = await run.exec.query(sql`SELECT * ${unscoped(rel.def).from(inList(ident(rel.field.column), chunk))}`);
           if (!deps.length) continue;
           if (rel.field.onDelete === 'protect') deps.forEach((row) => protectedBy.push({ def: rel.def, row }));
           else {
@@ -134,7 +137,8 @@ export async function collect(run: WriteRun, def: ResourceDefinition, ids: strin
     for (const d of new Set(unique.map((b) => b.def))) {
       const idsOf = unique.filter((b) => b.def === d).map((b) => String(b.row.id));
       for (const chunk of chunks(idsOf)) {
-        const rows = await run.exec.query<{ id: string }>(sql`SELECT ${ident('v', 'id')} AS ${ident('id')} FROM ${ident(d.table)} ${ident('v')} WHERE ${and([inList(ident('v', 'id'), chunk), await scopeCondition(run.ctx, run.exec, d, 'view', 'v')])}`);
+        const viewable = await visibleRows(run.ctx, run.exec, d, 'v');
+        const rows = await run.exec.query<{ id: string }>(sql`SELECT ${ident('v', 'id')} AS ${ident('id')} ${viewable.from(inList(ident('v', 'id'), chunk))}`);
         rows.forEach((r) => visible.add(String(r.id)));
       }
     }

@@ -1,6 +1,7 @@
 import type { Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import { objectType, ResourceDefinition, WriteState } from '../definition';
+import { unscoped } from '../query/rows';
 import { addError } from '../serialize/input';
 import type { RefSpec } from '../serialize/references';
 import type { Item, PendingRef, WriteRun } from './item';
@@ -58,7 +59,8 @@ export async function resolveReferences(run: WriteRun, def: ResourceDefinition, 
   }
   await Promise.all(
     [...wanted].map(async ([target, ids]) => {
-      const rows = await run.exec.query(sql`SELECT * FROM ${ident(target.table)} WHERE ${inList(ident('id'), [...ids])}`);
+      // Already referenced by the objects being changed: the rules may read them, visible or not.
+      const rows = await run.exec.query(sql`SELECT * ${unscoped(target).from(inList(ident('id'), [...ids]))}`);
       rows.forEach((r) => run.relatedCache.set(`${objectType(target)}:${r.id}`, r));
     }),
   );

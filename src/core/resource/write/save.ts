@@ -1,5 +1,6 @@
 import { ident, inList, join, param, sql } from '../../../database/sql';
 import { objectType, ResourceDefinition } from '../definition';
+import { unscoped } from '../query/rows';
 import type { ContentTypesField, ManyToManyField } from '../fields';
 import { columnTypes, storedColumns } from '../storage';
 import { append } from '../../collections';
@@ -22,7 +23,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
     for (let i = 0; i < items.length; i += INSERT_CHUNK) {
       const chunk = items.slice(i, i + INSERT_CHUNK);
       const rows = chunk.map((it) => sql`(${join(columns.map((c) => param(d.toDb(it.values[c] ?? null, types[c]))))})`);
-      await run.exec.execute(sql`INSERT INTO ${ident(def.table)} (${join(columns.map((c) => ident(c)))}) VALUES ${join(rows)}`);
+      await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} (${join(columns.map((c) => ident(c)))}) VALUES ${join(rows)}`);
     }
   } else {
     // Group rows by the set of changed columns: one statement per group.
@@ -43,7 +44,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
           const cases = chunk.map((it) => sql` WHEN ${it.id} THEN ${d.typedParam(d.toDb(it.values[c] ?? null, types[c]), types[c])}`);
           return sql`${ident(c)} = CASE ${ident('id')}${join(cases, '')} END`;
         });
-        await run.exec.execute(sql`UPDATE ${ident(def.table)} SET ${join(assignments)} WHERE ${inList(ident('id'), ids)}`);
+        await run.exec.execute(sql`UPDATE ${unscoped(def).table} SET ${join(assignments)} WHERE ${inList(ident('id'), ids)}`);
       }
     }
   }

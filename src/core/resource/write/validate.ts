@@ -1,6 +1,7 @@
 import type { Dialect } from '../../../database/dialect';
 import { and, ident, inList, join, or, Sql, sql } from '../../../database/sql';
 import type { ResourceDefinition, UniqueTogether } from '../definition';
+import { unscoped } from '../query/rows';
 import type { ForeignKeyField } from '../fields';
 import { descendantIds } from '../query/tree';
 import { addError, label, REQUIRED } from '../serialize/input';
@@ -31,7 +32,8 @@ export async function applyDefaultsForForeignKeys(run: WriteRun, def: ResourceDe
       if (!f.nullable) for (const item of missing) addError(item.errors, f.name, REQUIRED);
       continue;
     }
-    const [row] = await run.exec.query(sql`SELECT * FROM ${ident(f.target().table)} WHERE ${ident('id')} = ${id}`);
+    // The default (the Global namespace) whoever may see it: the rules read it.
+    const [row] = await run.exec.query(sql`SELECT * ${unscoped(f.target()).from(sql`${ident('id')} = ${id}`)}`);
     for (const item of missing) {
       item.values[f.column] = item.set[f.column] = id;
       if (row) item.related.set(f.name, row);
@@ -84,7 +86,8 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
     for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
       const chunk = tuples.slice(i, i + INSERT_CHUNK);
       const cond = tupleCondition(run.exec.dialect, s.columns, chunk.map((t) => t.vals));
-      const rows = await run.exec.query(sql`SELECT ${join(['id', ...s.columns].map((c) => ident(c)))} FROM ${ident(def.table)} WHERE ${cond}`);
+      // Uniqueness is over every object, visible or not.
+      const rows = await run.exec.query(sql`SELECT ${join(['id', ...s.columns].map((c) => ident(c)))} ${unscoped(def).from(cond)}`);
       const byKey = new Map(chunk.map((t) => [JSON.stringify(t.vals.map(keyOf)), t]));
       for (const r of rows) {
         if (batchIds.has(String(r.id))) continue;

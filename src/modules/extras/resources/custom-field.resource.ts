@@ -3,6 +3,7 @@ import { defineResource, objectType, WriteContext } from '../../../core/resource
 import { ConflictError } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { checkRegex } from '../../../core/resource/query/lookups';
+import { unscoped } from '../../../core/resource/query/rows';
 import { ValueError } from '../../../core/resource/query/values';
 import { ident, sql } from '../../../database/sql';
 
@@ -41,9 +42,9 @@ async function syncStoredValues(w: WriteContext, key: string, enabled: string[],
   for (const def of w.ctx.registry.all().filter((x) => x.features.includes('customFields'))) {
     const col = ident('_custom_field_data');
     if (enabled.includes(objectType(def))) {
-      await w.exec.execute(sql`UPDATE ${ident(def.table)} SET ${col} = ${d.jsonSet(col, key, fallback ?? null)} WHERE NOT ${d.jsonHasKey(col, key)}`);
+      await w.exec.execute(sql`UPDATE ${unscoped(def).table} SET ${col} = ${d.jsonSet(col, key, fallback ?? null)} WHERE NOT ${d.jsonHasKey(col, key)}`);
     } else {
-      await w.exec.execute(sql`UPDATE ${ident(def.table)} SET ${col} = ${d.jsonRemoveKey(col, key)} WHERE ${d.jsonHasKey(col, key)}`);
+      await w.exec.execute(sql`UPDATE ${unscoped(def).table} SET ${col} = ${d.jsonRemoveKey(col, key)} WHERE ${d.jsonHasKey(col, key)}`);
     }
   }
 }
@@ -200,7 +201,8 @@ async function choiceInUse(exec: WriteContext['exec'], ctx: WriteContext['ctx'],
     if (!def) continue;
     const col = ident('_custom_field_data');
     const cond = cf.type === 'multi-select' ? d.jsonArrayContains(col, cf.key, value) : sql`${d.jsonText(col, cf.key)} = ${value}`;
-    const [row] = await exec.query(sql`SELECT 1 AS x FROM ${ident(def.table)} WHERE ${cond} LIMIT 1`);
+    // Whether any object uses the choice, visible or not.
+    const [row] = await exec.query(sql`SELECT 1 AS x ${unscoped(def).from(cond)} LIMIT 1`);
     if (row) return true;
   }
   return false;

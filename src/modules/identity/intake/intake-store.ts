@@ -1,11 +1,12 @@
 import type { RequestContext } from '../../../core/context';
 import { ConflictError, NotFoundError } from '../../../core/resource/errors';
-import { scopeCondition } from '../../../core/resource/query/scope';
+import { unscoped } from '../../../core/resource/query/rows';
+import { visibleRows } from '../../../core/resource/query/scope';
 import { orderBy } from '../../../core/resource/query/sort';
 import { Representer } from '../../../core/resource/serialize/representer';
 import { modelClassName } from '../../../core/resource/resource.service';
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, join, raw, sql } from '../../../database/sql';
+import { ident, join, raw, sql } from '../../../database/sql';
 import type { IdentityMessage } from '../message/identity-message.validator';
 import { externalIdentityRoleResource } from '../resources/external-identity-role.resource';
 import { externalIdentityResource } from '../resources/external-identity.resource';
@@ -19,15 +20,16 @@ import { ROLE_COLUMNS, ROLE_FIELDS, RoleValues } from './role-plan';
  * its roles and lookup keys, and its representation. Plain functions of the transaction.
  */
 
-export const IDENTITY = externalIdentityResource.table;
-const ROLE = externalIdentityRoleResource.table;
+/** The tables themselves: intake writes and locks them, for every identity of the message's source. */
+const IDENTITY = unscoped(externalIdentityResource).table;
+const ROLE = unscoped(externalIdentityRoleResource).table;
 const KEYS = 'identity_externalidentity_key';
 const JSON_COLUMNS = ['message', 'role_summary', 'applied_groups'];
 
 export const identityNotFound = () => new NotFoundError(`No ${modelClassName(externalIdentityResource)} matches the given query.`);
 
 export async function findSource(exec: Executor, slug: string, lock = false): Promise<Row> {
-  const [source] = await exec.query(sql`SELECT * FROM ${ident(identitySourceResource.table)} WHERE ${ident('slug')} = ${slug}${raw(lock ? exec.dialect.forUpdate : '')}`);
+  const [source] = await exec.query(sql`SELECT * ${unscoped(identitySourceResource).from(sql`${ident('slug')} = ${slug}`)}${raw(lock ? exec.dialect.forUpdate : '')}`);
   if (!source) throw new NotFoundError(`No ${modelClassName(identitySourceResource)} matches the given query.`);
   return source;
 }
@@ -45,38 +47,38 @@ export async function writableSource(tx: Executor, slug: string): Promise<Row> {
 }
 
 export async function lockIdentity(tx: Executor, sourceId: string, sorId: string): Promise<Row | null> {
-  const [row] = await tx.query(sql`SELECT * FROM ${ident(IDENTITY)} WHERE ${ident('source_id')} = ${sourceId} AND ${ident('sor_id')} = ${sorId}${raw(tx.dialect.forUpdate)}`);
+  const [row] = await tx.query(sql`SELECT * FROM ${IDENTITY} WHERE ${ident('source_id')} = ${sourceId} AND ${ident('sor_id')} = ${sorId}${raw(tx.dialect.forUpdate)}`);
   return row ?? null;
 }
 
 export async function reloadIdentity(tx: Executor, id: string): Promise<Row> {
-  const [row] = await tx.query(sql`SELECT * FROM ${ident(IDENTITY)} WHERE ${ident('id')} = ${id}`);
+  const [row] = await tx.query(sql`SELECT * FROM ${IDENTITY} WHERE ${ident('id')} = ${id}`);
   return row;
 }
 
 /** Whether the requester's object permissions for `action` on external identities cover this one. */
 export async function inScope(ctx: RequestContext, tx: Executor, id: string, action: 'view' | 'change'): Promise<boolean> {
-  const scope = await scopeCondition(ctx, tx, externalIdentityResource, action, 't');
-  if (scope.nodes.length === 1 && scope.nodes[0].t === 'text' && scope.nodes[0].v === '1=1') return true;
-  const [{ n }] = await tx.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident(IDENTITY)} t WHERE ${and([sql`t.${ident('id')} = ${id}`, scope])}`);
+  const allowed = await visibleRows(ctx, tx, externalIdentityResource, 't', action);
+  if (!allowed.restricted) return true;
+  const [{ n }] = await tx.query<{ n: number }>(sql`SELECT COUNT(*) AS n ${allowed.from(sql`t.${ident('id')} = ${id}`)}`);
   return Number(n) > 0;
 }
 
 export async function insertIdentity(tx: Executor, values: Row): Promise<void> {
   const cols = Object.keys(values);
   const d = tx.dialect;
-  await tx.execute(sql`INSERT INTO ${ident(IDENTITY)} (${join(cols.map((c) => ident(c)))}) VALUES (${join(cols.map((c) => sql`${JSON_COLUMNS.includes(c) ? d.toDb(values[c], 'json') : values[c]}`))})`);
+  await tx.execute(sql`INSERT INTO ${IDENTITY} (${join(cols.map((c) => ident(c)))}) VALUES (${join(cols.map((c) => sql`${JSON_COLUMNS.includes(c) ? d.toDb(values[c], 'json') : values[c]}`))})`);
 }
 
 /** Sets the given columns of an identity, and its last_updated. */
 export async function updateIdentity(tx: Executor, id: string, values: Row, now: Date): Promise<void> {
   const d = tx.dialect;
   const assignments = Object.keys(values).map((c) => sql`${ident(c)} = ${JSON_COLUMNS.includes(c) ? d.toDb(values[c], 'json') : values[c]}`);
-  await tx.execute(sql`UPDATE ${ident(IDENTITY)} SET ${join([...assignments, sql`${ident('last_updated')} = ${now}`])} WHERE ${ident('id')} = ${id}`);
+  await tx.execute(sql`UPDATE ${IDENTITY} SET ${join([...assignments, sql`${ident('last_updated')} = ${now}`])} WHERE ${ident('id')} = ${id}`);
 }
 
 export async function lockRoles(tx: Executor, identityId: string): Promise<RoleValues[]> {
-  const rows = await tx.query(sql`SELECT * FROM ${ident(ROLE)} WHERE ${ident('identity_id')} = ${identityId}${raw(tx.dialect.forUpdate)}`);
+  const rows = await tx.query(sql`SELECT * FROM ${ROLE} WHERE ${ident('identity_id')} = ${identityId}${raw(tx.dialect.forUpdate)}`);
   return rows.map((r) => ({
     ...r,
     id: String(r.id),
@@ -97,7 +99,7 @@ export async function insertRoles(tx: Executor, identityId: string, roles: RoleV
     const v: Row = { ...r, identity_id: identityId, created: now, last_updated: now };
     return sql`(${join(ROLE_COLUMNS.map((c) => sql`${c === 'data' ? d.toDb(v[c], 'json') : v[c]}`))})`;
   });
-  await tx.execute(sql`INSERT INTO ${ident(ROLE)} (${join(ROLE_COLUMNS.map((c) => ident(c)))}) VALUES ${join(rows)}`);
+  await tx.execute(sql`INSERT INTO ${ROLE} (${join(ROLE_COLUMNS.map((c) => ident(c)))}) VALUES ${join(rows)}`);
 }
 
 /** One statement per changed role (a message carries a handful). */
@@ -106,7 +108,7 @@ export async function updateRoles(tx: Executor, roles: RoleValues[], now: Date):
   for (const r of roles) {
     const cols = [...ROLE_FIELDS, 'status_since', 'data'];
     const assignments = cols.map((c) => sql`${ident(c)} = ${c === 'data' ? d.toDb(r[c], 'json') : r[c]}`);
-    await tx.execute(sql`UPDATE ${ident(ROLE)} SET ${join([...assignments, sql`${ident('last_updated')} = ${now}`])} WHERE ${ident('id')} = ${r.id}`);
+    await tx.execute(sql`UPDATE ${ROLE} SET ${join([...assignments, sql`${ident('last_updated')} = ${now}`])} WHERE ${ident('id')} = ${r.id}`);
   }
 }
 
@@ -135,7 +137,7 @@ export async function usernameOf(tx: Executor, userId: string): Promise<string> 
 /** The identity's representation (as at /external-identities/<id>/) with its roles, lowest rank first. */
 export async function represent(ctx: RequestContext, exec: Executor, row: Row, depth: number): Promise<Obj> {
   const representer = new Representer(ctx, exec);
-  const roleRows = await exec.query(sql`SELECT t.* FROM ${ident(ROLE)} t WHERE t.${ident('identity_id')} = ${row.id} ORDER BY ${await orderBy(ctx, exec, externalIdentityRoleResource, new Map(), 't')}`);
+  const roleRows = await exec.query(sql`SELECT t.* FROM ${ROLE} t WHERE t.${ident('identity_id')} = ${row.id} ORDER BY ${await orderBy(ctx, exec, externalIdentityRoleResource, new Map(), 't')}`);
   // One after the other: inside a write, both share the transaction's single connection.
   const [obj] = await representer.represent(externalIdentityResource, [row], { depth });
   const roles = await representer.represent(externalIdentityRoleResource, roleRows, { depth: 0 });

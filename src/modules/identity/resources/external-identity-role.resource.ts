@@ -1,9 +1,10 @@
 import type { CustomFilter } from '../../../core/resource/definition';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { filterCompiler } from '../../../core/resource/query/scope';
+import { unscoped } from '../../../core/resource/query/rows';
+import { filterCompiler, visibleRows } from '../../../core/resource/query/scope';
 import { ValidationError } from '../../../core/resource/errors';
-import { ident, Sql, sql } from '../../../database/sql';
+import { Sql, sql } from '../../../database/sql';
 import { ROLE_CODES } from '../message/identity-message.validator';
 import { ROLE_CODE_LABELS, ROLE_EFFECTIVE, ROLE_EFFECTIVE_LABELS, roleEffectiveStatus } from '../status/effective-status';
 import { toDate } from '../status/role-summary';
@@ -34,7 +35,9 @@ function viaIdentity(key: string, lookups: string[]): CustomFilter {
         if (e instanceof ValidationError && !Array.isArray(e.errors)) h.invalid(Object.values(e.errors).flat()[0] ?? 'Invalid value.');
         throw e;
       }
-      return sql`${h.col('identity_id')} IN (SELECT ${ident(x, 'id')} FROM ${ident(externalIdentityResource.table)} ${ident(x)} WHERE ${inner})`;
+      // As a traversal of the engine: a query sees through the identities the requester may view only.
+      const identities = h.mode === 'constraint' ? unscoped(externalIdentityResource, x) : await visibleRows(h.ctx, h.exec, externalIdentityResource, x);
+      return sql`${h.col('identity_id')} IN ${identities.select('id', inner)}`;
     },
   };
 }

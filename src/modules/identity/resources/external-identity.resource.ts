@@ -3,9 +3,10 @@ import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { column } from '../../../database/schema/schema';
 import { escapeLike } from '../../../core/resource/query/lookups';
-import { scopeCondition } from '../../../core/resource/query/scope';
+import { unscoped } from '../../../core/resource/query/rows';
+import { visibleRows } from '../../../core/resource/query/scope';
 import { isUuid } from '../../../core/resource/query/values';
-import { ident, inList, or, sql, TRUE } from '../../../database/sql';
+import { ident, inList, or, sql } from '../../../database/sql';
 import { userResource } from '../../users/resources/user.resource';
 import { IDENTITY_EFFECTIVE, IDENTITY_EFFECTIVE_LABELS } from '../status/effective-status';
 import { identityRowStatus } from '../status/role-summary';
@@ -45,11 +46,10 @@ const sourceFilter: CustomFilter = {
     // Slugs first (UUID-shaped values are ids, as everywhere); what is no slug is a UUID or a name.
     const slugs = [...new Set(given.filter((v) => !isUuid(v)))];
     const s = 'eis';
+    // A constraint names among all sources; a query and a reference among those the requester may view.
+    const sources = h.mode === 'constraint' ? unscoped(identitySourceResource, s) : await visibleRows(h.ctx, h.exec, identitySourceResource, s);
     const bySlug = slugs.length
-      ? await h.exec.query<{ id: string; slug: string }>(
-          sql`SELECT ${ident(s, 'id')} AS ${ident('id')}, ${ident(s, 'slug')} AS ${ident('slug')} FROM ${ident(identitySourceResource.table)} ${ident(s)}
-              WHERE ${inList(ident(s, 'slug'), slugs)} AND ${h.mode !== 'constraint' ? await scopeCondition(h.ctx, h.exec, identitySourceResource, 'view', s) : TRUE}`,
-        )
+      ? await h.exec.query<{ id: string; slug: string }>(sql`SELECT ${ident(s, 'id')} AS ${ident('id')}, ${ident(s, 'slug')} AS ${ident('slug')} ${sources.from(inList(ident(s, 'slug'), slugs))}`)
       : [];
     const found = new Set(bySlug.map((r) => r.slug));
     const rest = given.filter((v) => isUuid(v) || !found.has(v));

@@ -1,8 +1,8 @@
 import { defineResource } from '../../../core/resource/definition';
 import { ConflictError, PermissionDeniedError } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
-import { scopeCondition } from '../../../core/resource/query/scope';
-import { and, ident, inList, raw, sql } from '../../../database/sql';
+import { visibleRows } from '../../../core/resource/query/scope';
+import { ident, inList, raw, sql } from '../../../database/sql';
 import { userResource } from '../../users/resources/user.resource';
 import { identitySourceResource } from './identity-source.resource';
 
@@ -54,8 +54,8 @@ export const userLinkResource = defineResource({
     const [user] = await exec.query(sql`SELECT ${ident('is_superuser')} FROM ${ident('users_user')} WHERE ${ident('id')} = ${userId}${raw(exec.dialect.forUpdate)}`);
     if (!user) return;
     if (truthy(user.is_superuser)) return { user: ["A superuser cannot be linked to an identity source: no source may manage a superuser's access."] };
-    const scope = await scopeCondition(ctx, exec, userResource, 'change', 'u');
-    const [{ n }] = await exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${ident('users_user')} u WHERE ${and([sql`u.${ident('id')} = ${userId}`, scope])}`);
+    const changeable = await visibleRows(ctx, exec, userResource, 'u', 'change');
+    const [{ n }] = await exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n ${changeable.from(sql`u.${ident('id')} = ${userId}`)}`);
     if (!Number(n)) throw new PermissionDeniedError();
   },
   /**

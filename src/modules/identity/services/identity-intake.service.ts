@@ -4,9 +4,9 @@ import { SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
 import type { RequestContext } from '../../../core/context';
 import { HttpResult, NotFoundError, PermissionDeniedError, ValidationError } from '../../../core/resource/errors';
-import { scopeCondition } from '../../../core/resource/query/scope';
+import { visibleRows } from '../../../core/resource/query/scope';
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, sql } from '../../../database/sql';
+import { ident, sql } from '../../../database/sql';
 import { validateIdentityMessage } from '../message/identity-message.validator';
 import { messageHash } from '../message/message-hash';
 import { externalIdentityResource } from '../resources/external-identity.resource';
@@ -14,7 +14,6 @@ import { parseRoleSummary, toDate } from '../status/role-summary';
 import { checkSorId, deriveUsername, messageChanges, Obj, parseJson, personOf } from '../intake/intake-message';
 import {
   findSource,
-  IDENTITY,
   identityNotFound,
   inScope,
   insertIdentity,
@@ -71,10 +70,8 @@ export class IdentityIntakeService {
     const source = await findSource(ctx.db, slug).catch((e: unknown) => {
       throw e instanceof NotFoundError ? identityNotFound() : e;
     });
-    const scope = await scopeCondition(ctx, ctx.db, externalIdentityResource, 'view', 't');
-    const [row] = await ctx.db.query(
-      sql`SELECT t.* FROM ${ident(IDENTITY)} t WHERE ${and([sql`t.${ident('source_id')} = ${source.id}`, sql`t.${ident('sor_id')} = ${sorId}`, scope])}`,
-    );
+    const visible = await visibleRows(ctx, ctx.db, externalIdentityResource, 't');
+    const [row] = await ctx.db.query(sql`SELECT t.* ${visible.from(sql`t.${ident('source_id')} = ${source.id}`, sql`t.${ident('sor_id')} = ${sorId}`)}`);
     if (!row) throw identityNotFound();
     return represent(ctx, ctx.db, row, depth);
   }

@@ -2,8 +2,8 @@ import { defineResource, model, WriteContext } from '../../../core/resource/defi
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { pyRepr } from '../../../core/resource/serialize/references';
-import { scopeCondition } from '../../../core/resource/query/scope';
-import { and, ident, inList, sql } from '../../../database/sql';
+import { visibleRows } from '../../../core/resource/query/scope';
+import { ident, inList, sql } from '../../../database/sql';
 import { ipAddressResource } from './ip-address.resource';
 
 /** The models an address may be assigned to, by object type: DCIM's interfaces, and virtual machines' (with virtualization). */
@@ -21,10 +21,10 @@ const flag = (help: string) => field.boolean({ help });
 async function existingTargets(w: WriteContext, type: string, ids: string[]): Promise<Set<string>> {
   const def = w.ctx.registry.get(type);
   if (!def || !ids.length) return new Set();
-  const scope = await scopeCondition(w.ctx, w.exec, def, 'view', 'x');
+  const visible = await visibleRows(w.ctx, w.exec, def, 'x');
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await w.exec.query<{ id: string }>(sql`SELECT x.${ident('id')} AS ${ident('id')} FROM ${ident(def.table)} x WHERE ${and([inList(ident('x', 'id'), ids.slice(i, i + 1000)), scope])}`);
+    const rows = await w.exec.query<{ id: string }>(sql`SELECT x.${ident('id')} AS ${ident('id')} ${visible.from(inList(ident('x', 'id'), ids.slice(i, i + 1000)))}`);
     rows.forEach((r) => found.add(String(r.id)));
   }
   return found;

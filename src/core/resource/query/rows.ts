@@ -1,0 +1,84 @@
+import { and, ident, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
+import type { ResourceDefinition } from '../definition';
+
+/**
+ * A model's rows as a statement may read them (DESIGN rule 2): the only way the engine names a
+ * model's table. `visibleRows` (query/scope.ts) gives the rows the requester may see for an
+ * action; `unscoped` gives all of them, for the reads that must not be scoped (uniqueness,
+ * bookkeeping, what a write reaches) and the writes themselves, and says so where it is used.
+ * Every clause a `Rows` renders carries its scope: a caller cannot name the table without it.
+ * `test/architecture/scoped-reads.spec.ts` keeps every other file of the engine from naming a
+ * model's table.
+ */
+export class Rows {
+  /** `<table> <alias>` (`<table>` alone for unscoped rows without an alias). */
+  protected readonly item: Sql;
+  /** @internal use `visibleRows` or `unscoped` */
+  constructor(
+    readonly def: ResourceDefinition,
+    readonly alias: string,
+    private readonly scope: Sql,
+  ) {
+    this.item = alias ? sql`${ident(def.table)} ${ident(alias)}` : ident(def.table);
+  }
+
+  /** Whether some rows are hidden (false: the scope is open, every row is visible). */
+  get restricted(): boolean {
+    return !isTrue(this.scope);
+  }
+
+  /** `FROM <table> <alias> WHERE <conds AND scope>` (`WHERE 1=1` when nothing restricts). */
+  from(...conds: (Sql | null | undefined)[]): Sql {
+    return this.fromJoined(sql``, ...conds);
+  }
+
+  /** `FROM <table> <alias> <joins> WHERE <conds AND scope>`: `joins` (each with its own scope) between. */
+  fromJoined(joins: Sql, ...conds: (Sql | null | undefined)[]): Sql {
+    return sql`FROM ${this.item}${joins} WHERE ${and([...conds, this.scope])}`;
+  }
+
+  /** `JOIN <table> <alias> ON <on AND scope>` (a `LEFT JOIN` with `left`: a hidden row joins as NULLs). */
+  join(on: Sql, left = false): Sql {
+    return sql`${raw(left ? 'LEFT JOIN' : 'JOIN')} ${this.item} ON ${and([on, this.scope])}`;
+  }
+
+  /** `(SELECT <alias>.<column> FROM ... WHERE <conds AND scope>)`: a sub-select of one column. */
+  select(column: string, ...conds: (Sql | null | undefined)[]): Sql {
+    return sql`(SELECT ${this.alias ? ident(this.alias, column) : ident(column)} ${this.from(...conds)})`;
+  }
+
+  /**
+   * The scope as a value on the alias, for a read that keeps the hidden rows of a join it does
+   * not filter but marks them (tree ancestry counts hidden ancestors and names none; CSV writes
+   * a hidden tag as its id). TRUE when nothing is hidden.
+   */
+  get visible(): Sql {
+    return this.scope;
+  }
+}
+
+/** Every row of a model's table, and the table itself (`INSERT INTO`, `UPDATE`, recursive walks). */
+export class AllRows extends Rows {
+  constructor(def: ResourceDefinition, alias: string) {
+    super(def, alias, TRUE);
+  }
+
+  /** `<table>` or `<table> <alias>`: the FROM item, or the table a statement writes. */
+  get table(): Sql {
+    return this.item;
+  }
+}
+
+/**
+ * All of a model's rows, whatever the requester may see: for what must not be scoped (uniqueness
+ * checks, cascades, bookkeeping, writes, the rows of ids already read within the scope). Without
+ * an alias, columns are named unqualified.
+ */
+export function unscoped(def: ResourceDefinition, alias = ''): AllRows {
+  return new AllRows(def, alias);
+}
+
+/** Rows within a scope already compiled: for query/scope.ts alone (`visibleRows`). */
+export function rowsWithin(def: ResourceDefinition, alias: string, scope: Sql): Rows {
+  return new Rows(def, alias, scope);
+}
