@@ -1,5 +1,6 @@
 import { defineApp } from '../../core/resource/app';
 import { CABLE_PATH_NODE_TABLE, CABLE_PATH_TABLE } from './cabling/paths';
+import { ConnectionsController } from './cabling/connections.controller';
 import { traceController } from './cabling/trace.controller';
 import { cableResource } from './resources/cable.resource';
 import { DeviceOccupants } from './device-occupancy';
@@ -67,7 +68,7 @@ export const dcimApp = defineApp({
   ],
   tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
   // `trace/` of every model a path starts from.
-  controllers: [ElevationController, ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController)],
+  controllers: [ElevationController, ConnectionsController, ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController)],
   providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });

@@ -20,7 +20,7 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
   // Objects deleted through a cascading generic foreign key (cables with their terminations) keep their model's hook.
   for (const [d, ids] of doomed) {
     if (d === def || !d.beforeDelete || !cascadingGenericKeys(d).length) continue;
-    for (const chunk of chunks([...ids])) await d.beforeDelete(await run.exec.query(sql`SELECT * FROM ${ident(d.table)} WHERE ${inList(ident('id'), chunk)}`), run.w);
+    for (const chunk of chunks([...ids])) await d.beforeDelete(await run.exec.query(sql`SELECT * ${unscoped(d).from(inList(ident('id'), chunk))}`), run.w);
   }
   for (const [d, ids] of doomed) {
     for (const f of Object.values(d.fields)) {
@@ -101,7 +101,7 @@ export async function collect(run: WriteRun, def: ResourceDefinition, ids: strin
         for (const f of cascadingGenericKeys(owner)) {
           if (f.allowed && !f.allowed(d)) continue;
           for (const chunk of chunks(list)) {
-            const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(owner.table)} WHERE ${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), chunk)}`);
+            const deps = await run.exec.query<{ id: string }>(sql`SELECT ${ident('id')} ${unscoped(owner).from(sql`${ident(f.typeColumn)} = ${objectType(d)}`, inList(ident(f.idColumn), chunk))}`);
             const set = doomed.get(owner) ?? new Set<string>();
             const fresh = deps.map((r) => String(r.id)).filter((x) => !set.has(x));
             fresh.forEach((x) => set.add(x));

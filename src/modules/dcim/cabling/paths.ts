@@ -6,6 +6,7 @@ import { ident, inList, join, sql } from '../../../database/sql';
 import { column, defineTable } from '../../../database/schema/schema';
 import { append } from '../../../core/collections';
 import { chunks } from '../../../core/resource/resource-writer';
+import { unscoped } from '../../../core/resource/query/rows';
 import { PATH_ENDPOINTS } from './terminations';
 
 /**
@@ -74,7 +75,8 @@ async function termRows(w: WriteContext, nodes: PathNode[]): Promise<Map<string,
     const def = w.ctx.registry.get(type);
     if (!def) continue;
     for (const chunk of chunks([...new Set(ids)])) {
-      for (const r of await w.exec.query(sql`SELECT * FROM ${ident(def.table)} WHERE ${inList(ident('id'), chunk)}`)) out.set(`${type}:${r.id}`, r);
+      // Bookkeeping: a path runs through whatever is cabled, seen or not by the requester.
+      for (const r of await w.exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), chunk))}`)) out.set(`${type}:${r.id}`, r);
     }
   }
   return out;
@@ -229,7 +231,7 @@ export async function retrace(w: WriteContext, origins: PathNode[]): Promise<voi
       const cases = (col: string, value: (t: (typeof list)[number]) => unknown, colType: 'uuid' | 'string' | 'boolean') =>
         sql`${ident(col)} = CASE ${ident('id')}${join(chunk.map((t) => sql` WHEN ${t.origin.id} THEN ${d.typedParam(d.toDb(value(t), colType), colType)}`), '')} END`;
       await w.exec.execute(
-        sql`UPDATE ${ident(def.table)} SET ${join([
+        sql`UPDATE ${unscoped(def).table} SET ${join([
           cases('_path_id', (t) => t.pathId, 'uuid'),
           cases('_path_active', (t) => (t.pathId ? t.active : null), 'boolean'),
           cases('_connected_endpoint_type', (t) => t.destination?.type ?? null, 'string'),

@@ -4,11 +4,11 @@ import type { RequestContext } from '../../../core/context';
 import { ContextFactory } from '../../../core/http/context.factory';
 import type { NkRequest } from '../../../core/http/request';
 import { listPath, ResourceDefinition } from '../../../core/resource/definition';
-import { scopeCondition } from '../../../core/resource/query/scope';
+import { visibleRows } from '../../../core/resource/query/scope';
 import { ResourceService } from '../../../core/resource/resource.service';
 import { Representer } from '../../../core/resource/serialize/representer';
 import type { Row } from '../../../database/db';
-import { and, ident, inList, sql } from '../../../database/sql';
+import { ident, inList, sql } from '../../../database/sql';
 import { append } from '../../../core/collections';
 import { PathNode, storedPath } from './paths';
 
@@ -23,8 +23,8 @@ async function represented(ctx: RequestContext, nodes: (PathNode | null)[]): Pro
   for (const [type, ids] of byType) {
     const def = ctx.registry.get(type);
     if (!def) continue;
-    const scope = await scopeCondition(ctx, ctx.db, def, 'view', 't');
-    const rows: Row[] = await ctx.db.query(sql`SELECT t.* FROM ${ident(def.table)} t WHERE ${and([inList(ident('t', 'id'), [...new Set(ids)]), scope])}`);
+    const visible = await visibleRows(ctx, ctx.db, def, 't');
+    const rows: Row[] = await ctx.db.query(sql`SELECT t.* ${visible.from(inList(ident('t', 'id'), [...new Set(ids)]))}`);
     const reps = await representer.represent(def, rows, { depth: 0 });
     rows.forEach((r, i) => out.set(`${type}:${r.id}`, reps[i]));
   }

@@ -5,6 +5,7 @@ import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, join, sql } from '../../../database/sql';
 import { append } from '../../../core/collections';
 import { chunks } from '../../../core/resource/resource-writer';
+import { unscoped } from '../../../core/resource/query/rows';
 import { column } from '../../../database/schema/schema';
 import { statusMixin } from '../../extras/mixins';
 import { CABLE_TERMINATIONS, PATH_ENDPOINTS } from '../cabling/terminations';
@@ -48,7 +49,8 @@ async function terminationRow(s: WriteState, w: WriteContext, side: 'a' | 'b'): 
   const node = end(s, side);
   const def = node && w.ctx.registry.get(node.type);
   if (!node || !def) return null;
-  const [row] = await w.exec.query(sql`SELECT * FROM ${ident(def.table)} WHERE ${ident('id')} = ${node.id}`);
+  // The stored end of the cable being changed (already read within the requester's scope as part of the cable).
+  const [row] = await w.exec.query(sql`SELECT * ${unscoped(def).from(sql`${ident('id')} = ${node.id}`)}`);
   return row ?? null;
 }
 
@@ -75,7 +77,7 @@ async function attach(w: WriteContext, cables: Row[], detach: boolean): Promise<
         sql`${ident(col)} = CASE ${ident('id')}${join(list.map((e) => sql` WHEN ${e.id} THEN ${d.typedParam(d.toDb(value(e), t), t)}`), '')} END`;
       const stillOurs = detach ? sql` AND ${inList(ident('cable_id'), cables.map((c) => String(c.id)))}` : sql``;
       await w.exec.execute(
-        sql`UPDATE ${ident(def.table)} SET ${cases('cable_id', (e) => e.cable, 'uuid')}, ${cases('_cable_peer_type', (e) => e.peer?.type ?? null, 'string')}, ${cases('_cable_peer_id', (e) => e.peer?.id ?? null, 'uuid')} WHERE ${inList(ident('id'), list.map((e) => e.id))}${stillOurs}`,
+        sql`UPDATE ${unscoped(def).table} SET ${cases('cable_id', (e) => e.cable, 'uuid')}, ${cases('_cable_peer_type', (e) => e.peer?.type ?? null, 'string')}, ${cases('_cable_peer_id', (e) => e.peer?.id ?? null, 'uuid')} WHERE ${inList(ident('id'), list.map((e) => e.id))}${stillOurs}`,
       );
     }
   }
