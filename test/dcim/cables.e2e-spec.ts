@@ -171,6 +171,29 @@ eachDatabase('cables', (t) => {
     expect((await get('/api/dcim/console-ports/?connected=true')).results.map((x: Obj) => x.id)).toEqual([con.id]);
   });
 
+  it('lists connections as the reference does, and finds the device behind a peer interface', async () => {
+    const [r1, r2, , , r3] = devices;
+    const a = await iface(r1, 'conn-a');
+    const b = await iface(r3, 'conn-b');
+    await cable(a, b);
+    const pairs = (await get('/api/dcim/interface-connections/?limit=1000')).results;
+    const mine = pairs.filter((p: Obj) => [a.id, b.id].includes(p.interface_a.id));
+    expect(mine).toHaveLength(1);
+    expect([mine[0].interface_a.id, mine[0].interface_b.id].sort()).toEqual([a.id, b.id].sort());
+    expect(mine[0].connected_endpoint_reachable).toBe(true);
+    // Each pair once, the lower id first.
+    expect(pairs.every((p: Obj) => p.interface_a.id < p.interface_b.id)).toBe(true);
+    const consoles = await get('/api/dcim/console-connections/');
+    expect(consoles.count).toBe(1);
+    expect(consoles.results[0]).toMatchObject({ name: 'Console', connected_endpoint_type: 'dcim.consoleserverport' });
+    expect((await get('/api/dcim/power-connections/?device=r1')).results.map((p: Obj) => p.name)).toEqual(['PSU0']);
+    // connected-device: the device whose interface is at the far end of the peer's.
+    expect((await get('/api/dcim/connected-device/?peer_device=r3&peer_interface=conn-b')).id).toBe(r1.id);
+    expect((await t().get('/api/dcim/connected-device/?peer_device=r3').expect(400)).body).toEqual({ detail: 'Request must include "peer_device" and "peer_interface" filters.' });
+    await t().get('/api/dcim/connected-device/?peer_device=r3&peer_interface=nope').expect(404);
+    void r2;
+  });
+
   it('round-trips cables through CSV, naming the ends by type and natural key', async () => {
     const [r1, r2] = devices;
     const a = await iface(r1, 'csv-a');

@@ -48,17 +48,20 @@ export class ResourceService {
     return { depth: parseDepth(q, method), excludeM2m: parseBool(q, 'exclude_m2m'), include: parseInclude(q) };
   }
 
-  /** A list's rows: `FROM <the visible rows> WHERE <filters>` (also used by CSV export). */
-  async listFrom(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't'): Promise<Sql> {
+  /**
+   * A list's rows: `FROM <the visible rows> WHERE <filters>` (also used by CSV export); `within`:
+   * an endpoint's own condition over the alias (the connected ports of a connection list).
+   */
+  async listFrom(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't', within?: Sql): Promise<Sql> {
     const [rows, filters] = await Promise.all([visibleRows(ctx, exec, def, alias), filterCompiler(ctx, exec).fromQuery(def, q, alias)]);
-    return rows.from(filters);
+    return rows.from(filters, within);
   }
 
-  async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string): Promise<ListResult> {
+  async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string, within?: Sql): Promise<ListResult> {
     const exec = ctx.db;
     const opts = this.readOptions(q, 'GET');
     const { limit, offset } = parsePage(q, ctx.settings);
-    const from = await this.listFrom(ctx, exec, def, q);
+    const from = await this.listFrom(ctx, exec, def, q, 't', within);
     const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
     const countStatement = sql`SELECT COUNT(*) AS n ${from}`;
