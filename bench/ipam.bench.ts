@@ -11,7 +11,7 @@
  *
  * Usage: npm run bench:ipam -- --db=postgres   (pglite | postgres | mysql)
  */
-import { args, BenchDb, benchDatabase, machineSpeedMs, peakRssMb, percentile, requester, Response, round, startServer, vacuumer } from './support';
+import { args, BenchDb, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -32,33 +32,7 @@ async function main(): Promise<void> {
   const vacuum = kind === 'pglite' ? null : vacuumer(kind, env.DATABASE_URL, ['ipam_prefix', 'ipam_ipaddress']);
   const server = await startServer(env, port);
   const one = requester(port, 1);
-  const rows: string[] = [];
-  const ok = (r: Response, status: number) => {
-    if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
-    return r;
-  };
-  /** The request's statements, its authentication included, read from the statement counter around it. */
-  const measured = async (method: string, path: string, body?: unknown, status = 200) => {
-    const before = Number((await one('GET', '/api/status/')).headers['x-statement-count']);
-    const r = ok(await one(method, path, body), status);
-    return { r, statements: Number(r.headers['x-statement-count']) - before };
-  };
-  const report = (name: string, times: number[], statements: number[]) => {
-    const stmt = Math.min(...statements) === Math.max(...statements) ? String(statements[0]) : `${Math.min(...statements)}-${Math.max(...statements)}`;
-    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} | ${stmt} | ${TARGETS[name] ?? ''} |`);
-    process.stdout.write(`${name}: median ${round(percentile(times, 50))} ms\n`);
-  };
-  const timed = async (name: string, paths: string[], method = 'GET', body?: () => unknown, status = 200) => {
-    for (const p of paths.slice(0, 3)) await measured(method, p, body?.(), status); // warm up
-    const times: number[] = [];
-    const statements: number[] = [];
-    for (const p of paths) {
-      const { r, statements: n } = await measured(method, p, body?.(), status);
-      times.push(r.ms);
-      statements.push(n);
-    }
-    report(name, times, statements);
-  };
+  const { ok, measured, report, timed, table } = measurer(one, TARGETS);
 
   try {
     // ---- load ----
@@ -123,8 +97,7 @@ async function main(): Promise<void> {
     const ten8 = await id('10.0.0.0/8');
     await timed('available-prefixes, /8 with 99 children', offsets.slice(0, 20).map(() => `/api/ipam/prefixes/${ten8}/available-prefixes/`));
 
-    process.stdout.write(`\n## netkeel IPAM on ${kind}: ${prefixes.length} prefixes, ${addresses.length} addresses\n\n`);
-    process.stdout.write(`| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
+    table(`netkeel IPAM on ${kind}: ${prefixes.length} prefixes, ${addresses.length} addresses`);
     process.stdout.write(`server peak RSS: ${peakRssMb(server.pid!)} MB\n`);
     process.stdout.write(`machine speed: a fixed JavaScript workload took ${machineSpeedMs()} ms (lower is faster; compare runs by it)\n`);
   } finally {

@@ -125,3 +125,41 @@ export function machineSpeedMs(): number {
   }
   return round(percentile(times, 50));
 }
+
+/**
+ * Timed requests on one connection with their statement counts (read from the statement counter
+ * around each request, its authentication included), and the table of results: what every
+ * benchmark reports, one row per scenario.
+ */
+export function measurer(one: ReturnType<typeof requester>, targets: Record<string, string>) {
+  const rows: string[] = [];
+  const ok = (r: Response, status: number) => {
+    if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
+    return r;
+  };
+  const measured = async (method: string, path: string, body?: unknown, status = 200) => {
+    const before = Number((await one('GET', '/api/status/')).headers['x-statement-count']);
+    const r = ok(await one(method, path, body), status);
+    return { r, statements: Number(r.headers['x-statement-count']) - before };
+  };
+  const report = (name: string, times: number[], statements: number[]) => {
+    const stmt = Math.min(...statements) === Math.max(...statements) ? String(statements[0]) : `${Math.min(...statements)}-${Math.max(...statements)}`;
+    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} | ${stmt} | ${targets[name] ?? ''} |`);
+    process.stdout.write(`${name}: median ${round(percentile(times, 50))} ms\n`);
+  };
+  /** Each path after three warm-up requests; `body` makes a fresh body per request. */
+  const timed = async (name: string, paths: string[], method = 'GET', body?: () => unknown, status = 200) => {
+    for (const p of paths.slice(0, 3)) await measured(method, p, body?.(), status);
+    const times: number[] = [];
+    const statements: number[] = [];
+    for (const p of paths) {
+      const { r, statements: n } = await measured(method, p, body?.(), status);
+      times.push(r.ms);
+      statements.push(n);
+    }
+    report(name, times, statements);
+  };
+  const table = (title: string) =>
+    process.stdout.write(`\n## ${title}\n\n| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
+  return { ok, measured, report, timed, table };
+}

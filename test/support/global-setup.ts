@@ -9,13 +9,12 @@ import { checkServers } from '../../src/database/test-servers';
 /**
  * Runs once before all suites: builds a migrated PGlite data directory that every suite loads
  * (instead of running initdb and the migrations again), and checks the database servers.
+ * global-teardown.ts removes the file.
  */
 export default async function globalSetup(): Promise<void> {
   await checkServers();
   const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
   await db.dataSource.runMigrations({ transaction: 'each' });
-  const pglite = (db.dataSource.driver as unknown as { master: { db?: unknown } }).master;
-  void pglite;
   const dump = await dumpPGlite(db);
   const file = join(tmpdir(), `netkeel-pglite-template-${process.pid}.tar`);
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -22,13 +22,14 @@ export const INTERFACE_STATUSES = ['Active', 'Decommissioning', 'Failed', 'Maint
 /** Virtual and wireless interfaces take no cable (NONCONNECTABLE_IFACE_TYPES). */
 export const NONCONNECTABLE_TYPES: ReadonlySet<string> = new Set([...VIRTUAL_INTERFACE_TYPES, ...WIRELESS_INTERFACE_TYPES]);
 
-/** A device row as messages name it (Nautobot's str(device)), and its virtual chassis. */
+/** Device rows (their name for messages, location, virtual chassis), each read once per request: a batch of interfaces on a few devices costs a few reads. */
 async function devices(w: WriteContext, ids: unknown[]): Promise<Map<string, Row>> {
   const wanted = [...new Set(ids.filter((x) => x !== null && x !== undefined).map(String))];
   const out = new Map<string, Row>();
-  if (!wanted.length) return out;
-  const rows = await w.exec.query(sql`SELECT * FROM ${ident('dcim_device')} WHERE ${inList(ident('id'), wanted)}`);
-  for (const r of rows) out.set(String(r.id), r);
+  for (const id of wanted) {
+    const row = await w.ctx.memo(`dcim.interface-device:${id}`, async () => (await w.exec.query(sql`SELECT * FROM ${ident('dcim_device')} WHERE ${ident('id')} = ${id}`))[0] ?? null);
+    if (row) out.set(id, row);
+  }
   return out;
 }
 
