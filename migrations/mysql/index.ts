@@ -13,6 +13,7 @@ import { Devices1795598197623 } from './1795598197623-devices';
 import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-chassis';
 import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
 import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
+import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -31,4 +32,5 @@ export const mysqlMigrations = [
   DcimVirtualChassis1795605462779,
   DcimComponents1795605635980,
   DcimCables1795608103786,
+  DevicePrimaryIps1795609273111,
 ];

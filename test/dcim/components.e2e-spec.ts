@@ -230,4 +230,35 @@ eachDatabase('device components', (t) => {
     await t().del(`/api/dcim/interfaces/${iface.id}/`).expect(204);
     expect((await list(`/api/ipam/ip-address-to-interface/?ip_address=${ip.id}`)).count).toBe(0);
   });
+
+  it("takes primary IPs only from the device's own interfaces, and lets them go with their last assignment", async () => {
+    const d = await device('edge2', switchType);
+    const other = await device('edge3', switchType);
+    const [em0, ge1] = ['em0', 'ge-0/0/1'].map(async (n) => (await list(`/api/dcim/interfaces/?device_id=${d.id}&name=${n}`)).results[0]);
+    const mine = await em0;
+    const second = await ge1;
+    const elsewhere = (await list(`/api/dcim/interfaces/?device_id=${other.id}&name=em0`)).results[0];
+    await post('/api/ipam/prefixes/', [{ prefix: '198.51.100.0/24', status: 'Active' }, { prefix: '2001:db8::/64', status: 'Active' }]);
+    const [v4, v6, far] = await post('/api/ipam/ip-addresses/', ['198.51.100.1/24', '2001:db8::1/64', '198.51.100.2/24'].map((address) => ({ address, status: 'Active', namespace: 'Global' })));
+    const [a4, , ] = await post('/api/ipam/ip-address-to-interface/', [
+      { ip_address: v4.id, interface: mine.id },
+      { ip_address: v6.id, interface: mine.id },
+      { ip_address: far.id, interface: elsewhere.id },
+    ]);
+    const url = `/api/dcim/devices/${d.id}/`;
+    expect((await t().patch(url, { primary_ip4: v6.id }).expect(400)).body).toEqual({ primary_ip4: ['2001:db8::1/64 is not an IPv4 address.'] });
+    expect((await t().patch(url, { primary_ip4: far.id }).expect(400)).body).toEqual({ primary_ip4: ['The specified IP address (198.51.100.2/24) is not assigned to this device.'] });
+    const set = (await t().patch(url, { primary_ip4: v4.id, primary_ip6: v6.id }).expect(200)).body;
+    expect(set).toMatchObject({ primary_ip4: { id: v4.id, object_type: 'ipam.ipaddress' }, primary_ip6: { id: v6.id } });
+    expect((await list(`/api/dcim/devices/?has_primary_ip=true&location=${site.id}`)).results.map((x: Obj) => x.name)).toEqual(['edge2']);
+    // Assigned to a second interface of the device too: removing one assignment keeps it primary.
+    const a4b = await post('/api/ipam/ip-address-to-interface/', { ip_address: v4.id, interface: second.id });
+    await t().del(`/api/ipam/ip-address-to-interface/${a4.id}/`).expect(204);
+    expect((await list(url)).primary_ip4).toMatchObject({ id: v4.id });
+    await t().del(`/api/ipam/ip-address-to-interface/${a4b.id}/`).expect(204);
+    expect((await list(url)).primary_ip4).toBeNull();
+    // The interface holding the IPv6 address goes: so does the primary IPv6.
+    await t().del(`/api/dcim/interfaces/${mine.id}/`).expect(204);
+    expect((await list(url)).primary_ip6).toBeNull();
+  });
 });

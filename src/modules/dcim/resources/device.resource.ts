@@ -5,6 +5,7 @@ import type { Row } from '../../../database/db';
 import { ident, inList, raw, sql } from '../../../database/sql';
 import { column } from '../../../database/schema/schema';
 import { roleMixin, statusMixin } from '../../extras/mixins';
+import { DEVICE_PRIMARY_IPS, primaryIpMixin } from '../../ipam/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
 import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
@@ -39,7 +40,7 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis. Left out until
- * their models exist: clusters, primary IPs, config contexts, secrets groups, software versions,
+ * their models exist: clusters, config contexts, secrets groups, software versions,
  * controller groups and redundancy groups. A new device gets its type's components.
  */
 export const deviceResource = defineResource({
@@ -57,7 +58,13 @@ export const deviceResource = defineResource({
     return type ? `${type.manufacturer__name ?? ''} ${type.model} (${r.id})` : String(r.id);
   },
   displayUses: { device_type: ['model', 'manufacturer__name'], virtual_chassis: ['name'] },
-  mixins: [statusMixin({ defaults: DEVICE_STATUSES }), roleMixin({ required: true }), tenancyMixin(), locatedMixin()],
+  mixins: [
+    statusMixin({ defaults: DEVICE_STATUSES }),
+    roleMixin({ required: true }),
+    tenancyMixin(),
+    locatedMixin(),
+    primaryIpMixin(DEVICE_PRIMARY_IPS),
+  ],
   columns: { _name: { ...column.string(100, { nullable: true }), sortable: true } },
   indexes: [['_name']],
   fields: {

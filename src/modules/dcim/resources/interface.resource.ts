@@ -4,6 +4,7 @@ import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
+import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../../ipam/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
 import { canonicalMac, MAC_PATTERN } from '../mac';
 import { withinLocation } from '../mixins';
@@ -196,6 +197,11 @@ export const interfaceResource = defineResource({
     if (s.values.speed && notPhysical) return { speed: ['Speed is not applicable to this interface type.'] };
     if (s.values.duplex && notPhysical) return { duplex: ['Duplex is not applicable to this interface type.'] };
     if (s.values.duplex && !COPPER_TWISTED_PAIR_TYPES.has(type)) return { duplex: ['Duplex is only applicable to copper twisted-pair interfaces.'] };
+  },
+  /** Interfaces going take their address assignments: the devices' primary IPs among them go too. */
+  async beforeDelete(rows, w) {
+    const assignments = await w.exec.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident('ipam_ipaddresstointerface')} WHERE ${inList(ident('interface_id'), rows.map((r) => String(r.id)))}`);
+    await releasePrimaryIps(w.exec, DEVICE_PRIMARY_IPS, assignments.map((a) => String(a.id)));
   },
   /** Only a tagged interface keeps tagged VLANs (the reference clears them when the mode changes). */
   async afterSave(_ids, w, states) {

@@ -4,6 +4,7 @@ import { field } from '../../../core/resource/fields';
 import { pyRepr } from '../../../core/resource/serialize/references';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { ident, inList, sql } from '../../../database/sql';
+import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../mixins';
 import { ipAddressResource } from './ip-address.resource';
 
 /** The models an address may be assigned to, by object type: DCIM's interfaces, and virtual machines' (with virtualization). */
@@ -69,6 +70,8 @@ export const ipAddressToInterfaceResource = defineResource({
     else if (!iface && !vmIface) errors.interface = ['Must associate to either an Interface or a VMInterface.'];
     return errors;
   },
+  /** A device whose primary IP loses its last assignment to the device loses it as primary. */
+  beforeDelete: (rows, w) => releasePrimaryIps(w.exec, DEVICE_PRIMARY_IPS, rows.filter((r) => r.interface_id).map((r) => String(r.id))),
   /** The targets of the whole batch, one statement per interface type. */
   async validateBatch(states, w) {
     const errors: FieldErrors[] = states.map(() => ({}));

@@ -1,0 +1,75 @@
+import { model } from '../../core/resource/definition';
+import type { FieldErrors } from '../../core/resource/errors';
+import { field } from '../../core/resource/fields';
+import { mixin } from '../../core/resource/mixin';
+import { ident, join, sql } from '../../database/sql';
+
+/**
+ * Primary IPv4 and IPv6 addresses (Nautobot's `primary_ip4` / `primary_ip6` on devices and
+ * virtual machines): each must be of its family and assigned (ip-address-to-interface) to one
+ * of the object's own interfaces, with the reference's messages; filter `has_primary_ip`.
+ * `interfaces`: the interface table, its column naming the owner, and the assignment's column
+ * naming the interface; `owner`: how the message names the object ("device", "VM").
+ */
+export interface PrimaryIpHost {
+  /** The owner's table (`dcim_device`). */
+  ownerTable: string;
+  interfaceTable: string;
+  ownerColumn: string;
+  assignmentColumn: string;
+  owner: string;
+}
+
+/** Devices' primary IPs live on their interfaces (virtual machines' on theirs, with virtualization). */
+export const DEVICE_PRIMARY_IPS: PrimaryIpHost = { ownerTable: 'dcim_device', interfaceTable: 'dcim_interface', ownerColumn: 'device_id', assignmentColumn: 'interface_id', owner: 'device' };
+
+export const primaryIpMixin = (o: PrimaryIpHost) =>
+  mixin({
+    fields: () => ({
+      primary_ip4: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: 'primary_ip4_for', label: 'Primary IPv4' }),
+      primary_ip6: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: 'primary_ip6_for', label: 'Primary IPv6' }),
+    }),
+    filters: {
+      has_primary_ip: {
+        boolean: true,
+        compile: (values, _l, h) => {
+          const some = sql`(${h.col('primary_ip4_id')} IS NOT NULL OR ${h.col('primary_ip6_id')} IS NOT NULL)`;
+          return values[values.length - 1] ? some : sql`NOT ${some}`;
+        },
+      },
+    },
+    async rules(s, w): Promise<FieldErrors | void> {
+      for (const [name, version] of [['primary_ip4', 4], ['primary_ip6', 6]] as const) {
+        const id = s.values[`${name}_id`];
+        if (!id || !(s.create || s.touched.has(name))) continue;
+        const ip = s.related(name);
+        if (!ip) continue;
+        const text = `${ip.host_text}/${ip.mask_length}`;
+        if (Number(ip.ip_version) !== version) return { [name]: [`${text} is not an IPv${version} address.`] };
+        const assigned = await w.exec.query(
+          sql`SELECT 1 AS x FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident(o.interfaceTable)} i ON i.${ident('id')} = a.${ident(o.assignmentColumn)}
+              WHERE a.${ident('ip_address_id')} = ${id} AND i.${ident(o.ownerColumn)} = ${s.values.id}`,
+        );
+        if (!assigned.length) return { [name]: [`The specified IP address (${text}) is not assigned to this ${o.owner}.`] };
+      }
+    },
+  });
+
+/**
+ * Assignments going (ip-address-to-interface rows, or all those of interfaces going): an owner
+ * whose primary IP was one of their addresses, and has it on no other of its interfaces, loses
+ * it (the reference's pre-delete signal), one UPDATE per family for the whole batch.
+ */
+export async function releasePrimaryIps(exec: import('../../database/db').Executor, o: PrimaryIpHost, assignmentIds: string[]): Promise<void> {
+  if (!assignmentIds.length) return;
+  for (const column of ['primary_ip4_id', 'primary_ip6_id']) {
+    const gone = join(assignmentIds.map((id) => sql`${id}`));
+    await exec.execute(
+      sql`UPDATE ${ident(o.ownerTable)} SET ${ident(column)} = NULL WHERE ${ident(column)} IS NOT NULL
+          AND EXISTS (SELECT 1 FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident(o.interfaceTable)} i ON i.${ident('id')} = a.${ident(o.assignmentColumn)}
+                      WHERE a.${ident('id')} IN (${gone}) AND a.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND i.${ident(o.ownerColumn)} = ${ident(o.ownerTable, 'id')})
+          AND NOT EXISTS (SELECT 1 FROM ${ident('ipam_ipaddresstointerface')} b JOIN ${ident(o.interfaceTable)} j ON j.${ident('id')} = b.${ident(o.assignmentColumn)}
+                      WHERE b.${ident('id')} NOT IN (${gone}) AND b.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND j.${ident(o.ownerColumn)} = ${ident(o.ownerTable, 'id')})`,
+    );
+  }
+}
