@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eachDatabase } from '../../src/core/testing/harness';
 import { objectType } from '../../src/core/resource/definition';
 import { ResourceRegistry } from '../../src/core/resource/registry';
-import { defaultStatusesOf } from '../../src/modules/extras/extras.bootstrap';
+import { DEFAULT_STATUSES, defaultStatusesOf, OTHER_STATUSES } from '../../src/modules/extras/extras.bootstrap';
 
 eachDatabase('API conventions', (t) => {
   let campus: any;
@@ -131,7 +131,7 @@ eachDatabase('API conventions', (t) => {
     it('start with each model default statuses enabled for it, as the reference defaults them', async () => {
       const withStatus = t().app.get(ResourceRegistry).all().filter((d) => d.fields.status?.kind === 'fk');
       expect(withStatus.map((d) => objectType(d))).toEqual(expect.arrayContaining(['dcim.location', 'dcim.rack', 'dcim.powerfeed', 'dcim.device', 'ipam.prefix', 'ipam.ipaddress', 'ipam.vlan']));
-      const names = ['Active', 'Planned', 'Staged', 'Decommissioning', 'Retired', 'Reserved', 'Deprecated', 'Available', 'Failed', 'Inventory', 'Offline'];
+      const names = [...DEFAULT_STATUSES, ...OTHER_STATUSES].map(([n]) => n);
       const enabled = new Map<string, string[]>();
       for (const name of names) {
         const [st] = (await t().get(`/api/extras/statuses/?name=${name}`).expect(200)).body.results;
@@ -141,6 +141,8 @@ eachDatabase('API conventions', (t) => {
       expect(enabled.get('dcim.rack')?.sort()).toEqual(['Active', 'Available', 'Deprecated', 'Planned', 'Reserved']);
       expect(enabled.get('dcim.powerfeed')?.sort()).toEqual(['Active', 'Failed', 'Offline', 'Planned']);
       expect(enabled.get('dcim.device')?.sort()).toEqual(['Active', 'Decommissioning', 'Failed', 'Inventory', 'Offline', 'Planned', 'Staged']);
+      expect(enabled.get('dcim.interface')?.sort()).toEqual(['Active', 'Decommissioning', 'Failed', 'Maintenance', 'Planned']);
+      expect(enabled.get('dcim.cable')?.sort()).toEqual(['Connected', 'Decommissioning', 'Planned']);
       expect(enabled.get('dcim.location')?.sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
     });
 
