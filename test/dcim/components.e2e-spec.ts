@@ -226,6 +226,10 @@ eachDatabase('device components', (t) => {
     expect(await refuse('/api/ipam/ip-address-to-interface/', { ip_address: ip.id, interface: d.id })).toEqual({
       interface: [`Related object not found using the provided attributes: {'pk': UUID('${d.id}')}`],
     });
+    // Addresses by the device or interface they are assigned to.
+    const ids = async (q: string) => (await list(`/api/ipam/ip-addresses/?${q}`)).results.map((x: Obj) => x.id);
+    for (const q of ['device=edge1', `device_id=${d.id}`, `interface=${iface.id}`, `interface_id=${iface.id}`, `interfaces=${iface.id}`, 'has_interface_assignments=true&address=192.0.2.1/24']) expect({ q, ids: await ids(q) }).toEqual({ q, ids: [ip.id] });
+    expect(await ids('has_interface_assignments=false&address=192.0.2.1/24')).toEqual([]);
     // An interface deleted takes its assignments with it.
     await t().del(`/api/dcim/interfaces/${iface.id}/`).expect(204);
     expect((await list(`/api/ipam/ip-address-to-interface/?ip_address=${ip.id}`)).count).toBe(0);

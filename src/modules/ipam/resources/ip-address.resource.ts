@@ -1,9 +1,9 @@
-import { CustomFilter, defineResource, WriteState } from '../../../core/resource/definition';
+import { CustomFilter, defineResource, model, WriteState } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { same } from '../../../core/resource/resource-writer';
 import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, or, sql } from '../../../database/sql';
+import { and, FALSE, ident, inList, or, sql } from '../../../database/sql';
 import { BITS, formatAddress, IpError, IpVersion, parseCidr } from '../ip';
 import { HOST_COLUMNS, lookupFilter, netCondition, networkFilter, parentFilter, searchFilter } from '../network-filters';
 import { containingPrefixes, lockNamespaces } from '../parents';
@@ -106,6 +106,19 @@ async function placeAddresses(states: WriteState[], w: { exec: Executor }): Prom
   return errors;
 }
 
+/**
+ * Addresses assigned to an interface of these devices (by name or id), or of the members of the
+ * virtual chassis they are master of (the reference's `vc_interfaces`).
+ */
+const assignedToDevices: CustomFilter = {
+  compile: async (values, _l, h) => {
+    const ids = await h.resolveIds(model('dcim.device')(), values);
+    if (!ids.length) return FALSE;
+    const members = sql`SELECT d.${ident('id')} FROM ${ident('dcim_device')} d JOIN ${ident('dcim_virtualchassis')} v ON v.${ident('id')} = d.${ident('virtual_chassis_id')} WHERE ${inList(ident('v', 'master_id'), ids)}`;
+    return sql`${h.col('id')} IN (SELECT a.${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident('dcim_interface')} i ON i.${ident('id')} = a.${ident('interface_id')} WHERE ${inList(ident('i', 'device_id'), ids)} OR i.${ident('device_id')} IN (${members}))`;
+  },
+};
+
 export const ipAddressResource = defineResource({
   app: 'ipam',
   model: 'ipaddress',
@@ -165,7 +178,18 @@ export const ipAddressResource = defineResource({
       compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col('nat_inside_id')} IS NOT NULL` : sql`${h.col('nat_inside_id')} IS NULL`),
     },
     q: searchFilter(HOST_COLUMNS),
+    device: assignedToDevices,
+    device_id: assignedToDevices,
+    has_interface_assignments: {
+      boolean: true,
+      compile: (values, _l, h) => {
+        const some = sql`${h.col('id')} IN (SELECT ${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')})`;
+        return values[values.length - 1] ? some : sql`NOT ${some}`;
+      },
+    },
   },
+  // `interfaces` (name or id) comes from the interfaces' reverse relation; these are its other names.
+  filterAliases: { interface: 'interfaces', interface_id: 'interfaces' },
   uniqueTogether: [{ fields: ['namespace', 'ip_version', 'host'], field: '__all__', message: 'IP address with this Parent and Host already exists.' }],
   search: ['dns_name', 'description'],
   features: ['tags', 'customFields', 'notes'],
