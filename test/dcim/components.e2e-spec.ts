@@ -119,6 +119,9 @@ eachDatabase('device components', (t) => {
     const member = await post('/api/dcim/interfaces/', { ...base, name: 'xe-0/0/1', type: '10gbase-x-sfpp', lag: lag.id, mac_address: '00-11-22-33-44-bb' });
     expect(member.mac_address).toBe('00:11:22:33:44:BB');
     expect((await list(`/api/dcim/interfaces/?mac_address=00:11:22:33:44:BB`)).results.map((i: Obj) => i.name)).toEqual(['xe-0/0/1']);
+    expect((await list(`/api/dcim/interfaces/?mac_address=0011.2233.44bb`)).results.map((i: Obj) => i.name)).toEqual(['xe-0/0/1']);
+    expect((await list(`/api/dcim/devices/?mac_address=00-11-22-33-44-bb`)).results.map((x: Obj) => x.name)).toEqual(['r1']);
+    expect((await t().get('/api/dcim/devices/?mac_address=nope').expect(400)).body).toEqual({ mac_address: ['Enter a valid MAC address.'] });
     expect((await list(`/api/dcim/interfaces/?device=r1&kind=virtual`)).results.map((i: Obj) => i.name)).toEqual(['ae0', 'xe-0/0/0.100']);
     expect((await list(`/api/dcim/interfaces/?device=r1&kind=physical`)).results.map((i: Obj) => i.name)).toEqual(['xe-0/0/0', 'xe-0/0/1']);
     expect((await list(`/api/dcim/interfaces/?lag=${lag.id}`)).count).toBe(1);

@@ -13,3 +13,11 @@ export function canonicalMac(value: string): string | null {
 }
 
 export const MAC_PATTERN = /^([0-9A-F]{2}:){5}[0-9A-F]{2}$/;
+
+/**
+ * `mac_address=` filter values in any form the field takes, as stored; an unreadable one is a
+ * 400 (the reference's MultiValueMACAddressFilter).
+ */
+export function macValues(values: unknown[], invalid: (message: string) => never): string[] {
+  return values.map((v) => canonicalMac(String(v)) ?? invalid('Enter a valid MAC address.'));
+}

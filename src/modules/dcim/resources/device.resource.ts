@@ -11,6 +11,7 @@ import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
 import { instantiateComponents } from '../instantiate';
+import { macValues } from '../mac';
 import { deviceTypeResource } from './device-type.resource';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
@@ -99,6 +100,10 @@ export const deviceResource = defineResource({
     is_virtual_chassis_member: {
       boolean: true,
       compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col('virtual_chassis_id')} IS NOT NULL` : sql`${h.col('virtual_chassis_id')} IS NULL`),
+    },
+    /** Devices with an interface of this MAC address (any form the field takes). */
+    mac_address: {
+      compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('device_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
     },
   },
   features: ['tags', 'customFields', 'notes'],

@@ -6,7 +6,7 @@ import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../../ipam/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
-import { canonicalMac, MAC_PATTERN } from '../mac';
+import { canonicalMac, MAC_PATTERN, macValues } from '../mac';
 import { withinLocation } from '../mixins';
 import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { componentName, deviceComponent } from './device-component';
@@ -115,6 +115,8 @@ export const interfaceResource = defineResource({
     ip_address_count: field.count('ipam.ipaddresstointerface', 'interface'),
   },
   filters: {
+    /** By MAC address, written in any form the field takes. */
+    mac_address: { compile: (values, _l, h) => inList(h.col('mac_address'), macValues(values, h.invalid)) },
     /** physical (cable-able), virtual or wireless. */
     kind: {
       compile: (values, _lookup, h) => {
