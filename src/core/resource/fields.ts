@@ -136,6 +136,12 @@ export interface GenericForeignKeyField extends BaseField {
   /** false: the representation shows `<name>_type` and `<name>` but no `<name>_id` (a cable's peer, a path's far end). */
   showId?: boolean;
   /**
+   * Nested by depth on root representations only; inside a nested object it stays a reference.
+   * For pointers across a graph (a cable's peer, a path's far end): nested everywhere, each level
+   * would multiply the objects of a deep response (interface -> peer -> its peer ...).
+   */
+  rootOnly?: boolean;
+  /**
    * Objects pointing here are deleted with their target as by a cascading foreign key: counted
    * in the delete's scope check, their model's `beforeDelete` run (a cable with its interface).
    * Otherwise they are removed with the target as bookkeeping (notes).

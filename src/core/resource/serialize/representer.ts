@@ -109,7 +109,7 @@ export class Representer {
         );
       }
       for (const f of fields) {
-        if (f.kind === 'gfk') jobs.push(this.genericNested(f, rows, depth - 1, opts).then((m) => batch.nested.set(f.name, m)));
+        if (f.kind === 'gfk' && (root || !f.rootOnly)) jobs.push(this.genericNested(f, rows, depth - 1, opts).then((m) => batch.nested.set(f.name, m)));
       }
     }
     for (const f of fields) {

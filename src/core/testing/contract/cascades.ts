@@ -1,5 +1,5 @@
 import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
-import type { ForeignKeyField } from '../../resource/fields';
+import type { ForeignKeyField, GenericForeignKeyField } from '../../resource/fields';
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
 import type { Fixtures } from './fixture';
@@ -21,12 +21,19 @@ export function cascadeContract(t: () => TestApp, resources: ResourceDefinition[
     }
   }
   const everything = () => t().app.get(ResourceRegistry).all().map(objectType);
-  // Every model a deletion of `start` reaches through cascades (a device type's rear port templates and their front port templates).
+  // Generic keys that cascade: the owner goes with any target they allow (a cable with its interface).
+  const genericCascades = resources.flatMap((owner) =>
+    Object.values(owner.fields)
+      .filter((f): f is GenericForeignKeyField => f.kind === 'gfk' && !!f.cascade)
+      .map((f) => ({ owner, allows: (d: ResourceDefinition) => !f.allowed || f.allowed(d) })),
+  );
+  // Every model a deletion of `start` reaches through cascades (a device type's rear port templates and their front port templates; a device's interfaces and their cables).
   const reached = (start: ResourceDefinition) => {
     const out = new Set([start]);
     for (let grew = true; grew; ) {
       grew = false;
       for (const c of cascades) if (out.has(c.target) && !out.has(c.owner)) grew = !!out.add(c.owner);
+      for (const g of genericCascades) if (!out.has(g.owner) && [...out].some(g.allows)) grew = !!out.add(g.owner);
     }
     return [...out].map(objectType);
   };
