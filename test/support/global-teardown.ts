@@ -1,0 +1,11 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { dropDatabase, MysqlTemplate } from '../../src/database/test-servers';
+
+/** Runs once after all suites: drops the MariaDB template database of the global setup. */
+export default async function globalTeardown(): Promise<void> {
+  const file = process.env.NETKEEL_MYSQL_TEMPLATE;
+  if (!file) return;
+  const template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;
+  await dropDatabase('mysql', template.name);
+  rmSync(file, { force: true });
+}
