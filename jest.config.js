@@ -14,6 +14,8 @@ module.exports = {
   testTimeout: 120000,
   // Suites spend much of their time waiting on the databases: two workers overlap that.
   maxWorkers: 2,
+  // Long suites first, also on a clean clone without jest's cache of durations.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       // Pure helpers and the database gateway: no migrated template, no server.

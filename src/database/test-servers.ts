@@ -72,3 +72,58 @@ export async function freshDatabase(kind: 'postgres' | 'mysql'): Promise<{ url: 
     drop: () => onServer(kind, pg ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``),
   };
 }
+
+/**
+ * A migrated MariaDB database that fresh ones are cloned from: its name, the statements that
+ * make its tables again (SHOW CREATE TABLE: columns, keys and foreign keys in one statement
+ * each) and the tables that hold rows (the migrations' own and what they seed). MariaDB has no
+ * CREATE DATABASE ... TEMPLATE; replaying its migrations costs a test server start most of its
+ * time (ALTER after ALTER), these statements a fraction of it.
+ */
+export interface MysqlTemplate {
+  name: string;
+  tables: string[];
+  filled: string[];
+}
+
+/** Reads a migrated MariaDB database (the global setup's, once per run) as a template. */
+export async function readMysqlTemplate(url: string): Promise<MysqlTemplate> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const c = await createConnection({ uri: url });
+  try {
+    const [rows] = await c.query(`SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME`, [name]);
+    const tables: string[] = [];
+    const filled: string[] = [];
+    for (const { t } of rows as { t: string }[]) {
+      const [[create]] = (await c.query(`SHOW CREATE TABLE \`${t}\``)) as unknown as [Record<string, string>[]];
+      tables.push(create['Create Table']);
+      const [[{ n }]] = (await c.query(`SELECT COUNT(*) AS n FROM \`${t}\``)) as unknown as [{ n: number }[]];
+      if (Number(n) > 0) filled.push(t);
+    }
+    return { name, tables, filled };
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh database on a server with the committed migrations applied: cloned from the template when the run has one. */
+export async function migratedDatabase(kind: 'postgres' | 'mysql', template?: MysqlTemplate): Promise<{ url: string; drop: () => Promise<void> }> {
+  const fresh = await freshDatabase(kind);
+  if (kind !== 'mysql' || !template) return fresh;
+  const c = await createConnection({ uri: fresh.url, multipleStatements: true });
+  try {
+    const copy = template.filled.map((t) => `INSERT INTO \`${t}\` SELECT * FROM \`${template.name}\`.\`${t}\``);
+    await c.query(['SET FOREIGN_KEY_CHECKS = 0', ...template.tables, ...copy, 'SET FOREIGN_KEY_CHECKS = 1'].join(';\n'));
+  } catch (err) {
+    await fresh.drop();
+    throw err;
+  } finally {
+    await c.end();
+  }
+  return fresh;
+}
+
+/** Drops a template database (the global teardown). */
+export async function dropDatabase(kind: 'postgres' | 'mysql', name: string): Promise<void> {
+  await onServer(kind, kind === 'postgres' ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``);
+}

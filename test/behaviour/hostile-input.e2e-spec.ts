@@ -60,6 +60,14 @@ const LISTS = ALL_RESOURCES.map((d) => `/api/${d.app}/${d.slug}/`).sort();
 const SEED = (list: string) => LISTS.indexOf(list) * 97;
 
 eachDatabase('hostile input', (t) => {
+  /**
+   * PGlite is swept with every value listed per (list, parameter); the servers, which run the
+   * same statements through another driver and dialect, with one of them per (list, parameter),
+   * chosen by the same rotation: across the lists and fields, every value still meets every kind
+   * of field on every database, in a third of the requests.
+   */
+  const wide = () => t().kind === 'pglite';
+  const many = (count: number) => (wide() ? count : 1);
   let lists: string[] = [];
   const seen: string[] = [];
   const fail = (what: string, a: Answer) => seen.push(`${what} -> ${a.status} ${JSON.stringify(a.body)?.slice(0, 200)}`);
@@ -169,9 +177,9 @@ eachDatabase('hostile input', (t) => {
     {
       const { fields } = await shape(list);
       for (const name of [...new Set([...fields, ...COMMON_PARAMS])]) {
-        for (const v of some(FILTER_VALUES, seed++, 3)) await read(`${list}?${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
+        for (const v of some(FILTER_VALUES, seed++, many(3))) await read(`${list}?${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
         if (!fields.includes(name) && name !== 'id') continue;
-        for (const lookup of some(LOOKUPS, seed, 2)) for (const v of some(LOOKUP_VALUES, seed, 2)) await read(`${list}?${encodeURIComponent(name + lookup)}=${encodeURIComponent(v)}`);
+        for (const lookup of some(LOOKUPS, seed, many(2))) for (const v of some(LOOKUP_VALUES, seed, many(2))) await read(`${list}?${encodeURIComponent(name + lookup)}=${encodeURIComponent(v)}`);
       }
     }
   });
@@ -185,7 +193,7 @@ eachDatabase('hostile input', (t) => {
       for (const name of fields) {
         const [a, b, c] = some(FIELD_VALUES, seed++, 3);
         // The object as read, with one field wrong: every other rule of the model is met.
-        for (const v of [a, b]) {
+        for (const v of wide() ? [a, b] : [a]) {
           if (!(await write('put', detail, { ...target, [name]: v }, `(as read, with ${name}: ${JSON.stringify(v)?.slice(0, 60)})`))) continue;
           known = undefined;
           await t().put(detail, target).expect(200); // back as it was
@@ -200,11 +208,11 @@ eachDatabase('hostile input', (t) => {
     let seed = SEED(list);
     {
       const { target } = await shape(list);
-      for (const body of some(BODIES, seed++, 4)) {
+      for (const body of some(BODIES, seed++, many(4))) {
         for (const m of ['post', 'put', 'patch', 'del'] as const) await write(m, list, body);
         if (target) for (const m of ['put', 'patch'] as const) await write(m, `${list}${target.id}/`, body);
       }
-      for (const id of some(IDS, seed, 3)) {
+      for (const id of some(IDS, seed, many(3))) {
         await read(`${list}${id}/`);
         await write('patch', `${list}${id}/`, {});
         await write('del', `${list}${id}/`);
@@ -220,7 +228,7 @@ eachDatabase('hostile input', (t) => {
       for (const name of PROTO_NAMES) {
         const a = await send('get', `${list}?${name}=x`);
         if (a.status !== 400 || JSON.stringify(a.body) !== JSON.stringify({ [name]: ['Unknown filter field'] })) fail(`GET ${list}?${name}=x`, a);
-        for (const param of some(params, seed++, 2)) await read(`${list}?${param}=${name}`);
+        for (const param of some(params, seed++, many(2))) await read(`${list}?${param}=${name}`);
       }
       await write('post', list, `{${PROTO_NAMES.map((n) => `"${n}": {"polluted": 1}`).join(', ')}, "name": "x"}`);
     }

@@ -9,5 +9,5 @@ import { plugin } from '../../plugins/example';
 // sections over every model (the plugin's model takes notes: the leak checks follow them).
 const resources = plugin.apps.flatMap((a) => a.resources);
 for (const kind of ['pglite', 'postgres', 'mysql'] as const) {
-  runContracts(kind, { ...FIXTURES, ...exampleFixtures }, resources, { env: { PLUGINS: './plugins/example' }, crossModels: [noteResource] });
+  runContracts(kind, { ...FIXTURES, ...exampleFixtures }, resources, 0, { env: { PLUGINS: './plugins/example' }, crossModels: [noteResource] });
 }

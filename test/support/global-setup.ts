@@ -4,22 +4,41 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/database/data-source.factory';
 import { postgresMigrations } from '../../migrations/postgres';
 import { mysqlMigrations } from '../../migrations/mysql';
-import { checkServers } from '../../src/database/test-servers';
+import { checkServers, freshDatabase, readMysqlTemplate, testDatabases } from '../../src/database/test-servers';
+
+const MIGRATIONS = { postgres: postgresMigrations, mysql: mysqlMigrations };
 
 /**
  * Runs once before all suites: builds a migrated PGlite data directory that every suite loads
- * (instead of running initdb and the migrations again), and checks the database servers.
- * global-teardown.ts removes the file.
+ * (instead of running initdb and the migrations again), checks the database servers, and on
+ * MariaDB migrates a template database that every suite's database is cloned from
+ * (src/database/test-servers.ts: MariaDB has no CREATE DATABASE ... TEMPLATE, and replaying the
+ * migrations was most of a suite's start there). The global teardown drops it and removes the
+ * PGlite template file.
  */
 export default async function globalSetup(): Promise<void> {
   await checkServers();
-  const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: { postgres: postgresMigrations, mysql: mysqlMigrations } });
+  const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations: MIGRATIONS });
   await db.dataSource.runMigrations({ transaction: 'each' });
   const dump = await dumpPGlite(db);
   const file = join(tmpdir(), `netkeel-pglite-template-${process.pid}.tar`);
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env.NETKEEL_PGLITE_TEMPLATE = file;
   await db.close();
+
+  if (testDatabases().includes('mysql')) {
+    const fresh = await freshDatabase('mysql');
+    const my = await openDatabase({ kind: 'mysql', url: fresh.url }, { migrations: MIGRATIONS });
+    try {
+      await my.dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await my.close();
+    }
+    const template = await readMysqlTemplate(fresh.url);
+    const out = join(tmpdir(), `netkeel-mysql-template-${process.pid}.json`);
+    writeFileSync(out, JSON.stringify(template));
+    process.env.NETKEEL_MYSQL_TEMPLATE = out;
+  }
 }
 
 async function dumpPGlite(db: Awaited<ReturnType<typeof openDatabase>>): Promise<Blob> {

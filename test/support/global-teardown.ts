@@ -1,7 +1,13 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dropDatabase, MysqlTemplate } from '../../src/database/test-servers';
 
-/** Removes the migrated PGlite template that global-setup.ts wrote for this run (~45 MB each). */
+/** Runs once after all suites: removes the PGlite template file and drops the MariaDB template database of the global setup. */
 export default async function globalTeardown(): Promise<void> {
-  const file = process.env.NETKEEL_PGLITE_TEMPLATE;
-  if (file) rmSync(file, { force: true });
+  const pglite = process.env.NETKEEL_PGLITE_TEMPLATE;
+  if (pglite) rmSync(pglite, { force: true });
+  const file = process.env.NETKEEL_MYSQL_TEMPLATE;
+  if (!file) return;
+  const template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;
+  await dropDatabase('mysql', template.name);
+  rmSync(file, { force: true });
 }

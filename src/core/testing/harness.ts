@@ -9,7 +9,7 @@ import { Db } from '../../database/db';
 import { ident, join, sql } from '../../database/sql';
 import { generateTokenKey, hashTokenKey } from '../auth/passwords';
 import type { DatabaseTarget } from '../../database/data-source.factory';
-import { freshDatabase, Kind, testDatabases } from '../../database/test-servers';
+import { Kind, migratedDatabase, MysqlTemplate, testDatabases } from '../../database/test-servers';
 
 export const ADMIN_TOKEN = '0123456789abcdef0123456789abcdef01234567';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -64,7 +64,19 @@ export interface StartOptions {
   clock?: () => Date;
 }
 
-/** Starts netkeel on a fresh database of the given kind, with a superuser `admin`. */
+/** The global setup's MariaDB template (test/support/global-setup.ts), read once per suite. */
+let template: MysqlTemplate | undefined;
+function mysqlTemplate(): MysqlTemplate | undefined {
+  const file = process.env.NETKEEL_MYSQL_TEMPLATE;
+  if (!template && file) template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;
+  return template;
+}
+
+/**
+ * Starts netkeel on a fresh database of the given kind, with a superuser `admin`: the migrated
+ * templates of the global setup, loaded (PGlite) or cloned (MariaDB), where the run has them;
+ * the app applies whatever migration is still pending (on PostgreSQL, all of them).
+ */
 export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<TestApp> {
   const settings = loadSettings({
     SUPERUSER_NAME: 'admin',
@@ -83,7 +95,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     const file = process.env.NETKEEL_PGLITE_TEMPLATE;
     target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
   } else {
-    const fresh = await freshDatabase(kind);
+    const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : undefined);
     target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
     drop = fresh.drop;
     url = fresh.url;

@@ -7,13 +7,16 @@ const GARBAGE: unknown[] = [null, '', 'x'.repeat(5000), -1, 2 ** 64, true, [null
 const UPDATE_GARBAGE: unknown[] = [null, '', 'x'.repeat(5000), 2 ** 64, true, [null], { a: { b: 1 } }, '\u0000'];
 const FILTER_VALUES = ['', 'null', '%_\\', '(', "'\"", '-1', '1e999', 'true', '2024-02-30', '../%00', '\u0000', 'ÿ💥'];
 const PARAMETER_VALUES = [...FILTER_VALUES, 'x'.repeat(3000)];
+/** The parameters every list reads besides its filters (`format` is tried alone). */
+const PARAMETERS = ['sort', 'limit', 'offset', 'depth', 'include', 'exclude_m2m', 'q', 'id'];
 
 /**
  * Garbage in every field, filter and parameter: never a 500. Batched so that a model costs a
  * few requests per field rather than one per value: a bulk create of every garbage value (each
  * object otherwise valid and distinct), then the objects that were valid alone, so the values
  * that pass validation reach the database too; one request per value with every filter, then
- * one with every filter that compiled. A 500 in a batch is narrowed down to the single request.
+ * one with every filter that compiled; every paging and rendering parameter at once per value,
+ * again without those refused. A 500 in a batch is narrowed down to the single request.
  * Whatever was created is deleted again: the next model shares the server.
  */
 export function garbageContract(m: ModelRun): void {
@@ -79,8 +82,24 @@ export function garbageContract(m: ModelRun): void {
         if (res.status >= 500) for (const k of good) status({ k, v }, (await t().get(`${m.path}?${query([[k, v]])}`)).status);
         status({ v, compiled: good.length }, res.status);
       }
-      for (const k of ['sort', 'limit', 'offset', 'depth', 'include', 'exclude_m2m', 'format', 'q', 'id']) {
-        for (const v of PARAMETER_VALUES) status({ k, v }, (await t().get(`${m.path}?${query([[k, v]])}`)).status);
+      const alone = async (k: string, v: string) => status({ k, v }, (await t().get(`${m.path}?${query([[k, v]])}`)).status);
+      for (const v of PARAMETER_VALUES) {
+        // Every parameter at once with the value: those a 4xx names are refused (not failed); the
+        // rest go again together, until they pass. An answer that names none of them (a 5xx, a
+        // refusal of the whole request) sends each one alone.
+        let left = PARAMETERS;
+        while (left.length) {
+          const res = await t().get(`${m.path}?${query(left.map((k) => [k, v]))}`);
+          if (res.status < 400) break;
+          const named = res.status < 500 && res.body && typeof res.body === 'object' && !Array.isArray(res.body) ? left.filter((k) => k in res.body) : [];
+          if (!named.length) {
+            for (const k of left) await alone(k, v);
+            break;
+          }
+          left = left.filter((k) => !named.includes(k));
+        }
+        // Negotiates the response's format before any parameter is read: alone.
+        await alone('format', v);
       }
     });
 

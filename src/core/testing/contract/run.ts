@@ -13,21 +13,27 @@ import { ModelRun } from './model-run';
 import { permissionsContract } from './permissions';
 import { readContract, treeContract } from './read';
 import { writeContract } from './write';
+import { SHARDS, shardOf } from './shards';
 
 
 /**
  * The generic API contract (the reference's APIViewTestCases, plus what netkeel promises beyond
- * them) for every model the app registers, on one server of one database kind: each model's
- * fixture makes its objects, then its sections run, then the filter contract runs over all the
- * objects the models left. One server per database per run, so a model costs its tests, not a
- * server start. A registered model without a fixture fails the run. `opts` starts the server
- * otherwise (a plugin's models: `{ env: { PLUGINS: ... } }`, with only its resources listed).
+ * them) for shard `shard` of the models the app registers (see shardOf; 0: all of them, unsharded),
+ * on one server of one database kind: each model's fixture makes its objects, then its sections
+ * run, then the filter, leak and cascade contracts run for the shard's models over all the objects
+ * the server holds. One server per shard per database, so a model costs its tests, not a server
+ * start; the shards are separate suites, so jest's workers run them side by side. The first shard
+ * also checks that every registered model has a fixture (and every fixture a model), and
+ * anonymous reads under EXEMPT_VIEW_PERMISSIONS for every model. `opts` starts the server
+ * otherwise (a plugin's models: `{ env: { PLUGINS: ... } }`), and `crossModels` join the sections
+ * over every model without sections of their own.
  */
-export function runContracts(kind: Kind, fixtures: Fixtures, resources: ResourceDefinition[], opts: StartOptions & { crossModels?: ResourceDefinition[] } = {}): void {
+export function runContracts(kind: Kind, fixtures: Fixtures, resources: ResourceDefinition[], shard: number, opts: StartOptions & { crossModels?: ResourceDefinition[] } = {}): void {
   // Models that join the sections over every model (filters, leaks, cascades) without their own.
   const across = [...resources, ...(opts.crossModels ?? []).filter((d) => !resources.includes(d))];
   const enabled = testDatabases().includes(kind);
-  (enabled ? describe : describe.skip)(`model contracts [${kind}]`, () => {
+  const models = shard === 0 ? resources : shardOf(resources, shard);
+  (enabled ? describe : describe.skip)(`model contracts [${kind}, shard ${shard} of ${SHARDS}]`, () => {
     let app: TestApp | undefined;
     const t = () => {
       if (!app) throw new Error('app not started');
@@ -40,13 +46,13 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       await app?.close();
     });
 
-    it('has a fixture for every registered model, and none for a model that is not registered', () => {
+    if (shard <= 1) it('has a fixture for every registered model, and none for a model that is not registered', () => {
       const registered = t().app.get(ResourceRegistry).all().map(objectType).sort();
       expect({ withoutFixture: registered.filter((type) => !fixtures[type]) }).toEqual({ withoutFixture: [] });
       expect({ notRegistered: Object.keys(fixtures).filter((type) => !registered.includes(type)) }).toEqual({ notRegistered: [] });
     });
 
-    for (const def of resources) {
+    for (const def of models) {
       const type = objectType(def);
       const c = fixtures[type];
       if (!c) continue;
@@ -63,11 +69,12 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       });
     }
 
-    describe('filters over every model', () => filterContract(t, across.map(objectType)));
-    describe('no leaks through any read path, over every model', () => leakContract(t, across));
-    describe('deletes that cascade stay in scope, over every cascade', () => cascadeContract(t, across, fixtures));
+    describe('filters over every model of the shard', () => filterContract(t, models.map(objectType), across.map(objectType)));
+    describe('no leaks through any read path, over every model of the shard', () => leakContract(t, across, models));
+    describe('deletes that cascade stay in scope, over every cascade from a model of the shard', () => cascadeContract(t, across, fixtures, models));
   });
 
+  if (shard > 1) return;
   (enabled ? describe : describe.skip)(`models exempt from view permissions [${kind}]`, () => {
     let app: TestApp | undefined;
     beforeAll(async () => {

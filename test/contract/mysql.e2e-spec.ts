@@ -1,6 +1,0 @@
-import { ALL_RESOURCES } from '../../src/app.module';
-import { runContracts } from '../../src/core/testing/contract/run';
-import { FIXTURES } from '../fixtures';
-
-// Every model's contract on mysql: one server for all of them (see runContracts).
-runContracts('mysql', FIXTURES, ALL_RESOURCES);
