@@ -142,6 +142,13 @@ eachDatabase('cables', (t) => {
       [rear1.id, c2.id, rear2.id],
       [front2.id, c3.id, b.id],
     ]);
+    // A pass-through port lists the paths through it: one from each end.
+    const through = await get(`/api/dcim/rear-ports/${rear1.id}/paths/`);
+    expect(through.map((p: Obj) => p.origin.id).sort()).toEqual([a.id, b.id].sort());
+    const fromA = through.find((p: Obj) => p.origin.id === a.id);
+    expect(fromA).toMatchObject({ origin_type: 'dcim.interface', destination_type: 'dcim.interface', destination: { id: b.id, object_type: 'dcim.interface' }, is_active: true, is_split: false });
+    expect(fromA.path.map((o: Obj) => o.id)).toEqual([c1.id, front1.id, rear1.id, c2.id, rear2.id, front2.id, c3.id]);
+    expect(await get(`/api/dcim/front-ports/${front2.id}/paths/`)).toHaveLength(2);
     // The middle cable goes: neither end reaches the other.
     await t().del(`/api/dcim/cables/${c2.id}/`).expect(204);
     for (const me of [a, b]) expect(await read(me)).toMatchObject({ connected_endpoint: null, connected_endpoint_reachable: false });

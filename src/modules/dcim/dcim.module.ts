@@ -1,7 +1,7 @@
 import { defineApp } from '../../core/resource/app';
 import { CABLE_PATH_NODE_TABLE, CABLE_PATH_TABLE } from './cabling/paths';
 import { ConnectionsController } from './cabling/connections.controller';
-import { traceController } from './cabling/trace.controller';
+import { pathsController, traceController } from './cabling/trace.controller';
 import { cableResource } from './resources/cable.resource';
 import { DeviceOccupants } from './device-occupancy';
 import { ElevationController } from './elevation.controller';
@@ -67,8 +67,13 @@ export const dcimApp = defineApp({
     powerFeedResource,
   ],
   tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
-  // `trace/` of every model a path starts from.
-  controllers: [ElevationController, ConnectionsController, ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController)],
+  controllers: [
+    ElevationController,
+    ConnectionsController,
+    // `trace/` of every model a path starts from, `paths/` of the pass-through ports.
+    ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController),
+    ...[frontPortResource, rearPortResource].map(pathsController),
+  ],
   providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });

@@ -242,11 +242,29 @@ export async function retrace(w: WriteContext, origins: PathNode[]): Promise<voi
   }
 }
 
+const bool = (v: unknown) => v === true || Number(v) === 1;
+const nodesOf = (row: Row): PathNode[] => ((typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as string[]).map(parseNode);
+
+/** The stored paths that pass through a node (for a pass-through port's `paths/`), in origin order. */
+export async function pathsThrough(exec: Executor, node: PathNode) {
+  const rows = await exec.query(
+    sql`SELECT p.* FROM ${ident('dcim_cablepath')} p WHERE p.${ident('id')} IN (SELECT ${ident('path_id')} FROM ${ident('dcim_cablepath_node')} WHERE ${ident('node_type')} = ${node.type} AND ${ident('node_id')} = ${node.id})
+        ORDER BY p.${ident('origin_type')}, p.${ident('origin_id')}`,
+  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    origin: { type: String(r.origin_type), id: String(r.origin_id) },
+    destination: r.destination_type ? { type: String(r.destination_type), id: String(r.destination_id) } : null,
+    nodes: nodesOf(r),
+    active: bool(r.is_active),
+    split: bool(r.is_split),
+  }));
+}
+
 /** A stored path's nodes in order, with its far end (for `trace/`). */
 export async function storedPath(exec: Executor, pathId: string): Promise<{ nodes: PathNode[]; destination: PathNode | null } | null> {
   const [row] = await exec.query(sql`SELECT * FROM ${ident('dcim_cablepath')} WHERE ${ident('id')} = ${pathId}`);
   if (!row) return null;
-  const list = (typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as string[];
-  return { nodes: list.map(parseNode), destination: row.destination_type ? { type: String(row.destination_type), id: String(row.destination_id) } : null };
+  return { nodes: nodesOf(row), destination: row.destination_type ? { type: String(row.destination_type), id: String(row.destination_id) } : null };
 }
 

@@ -10,7 +10,7 @@ import { Representer } from '../../../core/resource/serialize/representer';
 import type { Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import { append } from '../../../core/collections';
-import { PathNode, storedPath } from './paths';
+import { PathNode, pathsThrough, storedPath } from './paths';
 
 type Obj = Record<string, unknown>;
 
@@ -69,4 +69,46 @@ export function traceController(def: ResourceDefinition): Type<unknown> {
   }
   Object.defineProperty(TraceController, 'name', { value: `${def.model.charAt(0).toUpperCase()}${def.model.slice(1)}TraceController` });
   return TraceController;
+}
+
+/**
+ * `GET <pass-through port>/<id>/paths/` for front and rear ports (Nautobot's
+ * PassThroughPortMixin.paths): every stored path through the port, with its origin and far end
+ * as references and its nodes in their own representations, each within the requester's view.
+ */
+export function pathsController(def: ResourceDefinition): Type<unknown> {
+  @Controller(`${listPath(def).slice(1)}:id`)
+  class PathsController {
+    constructor(
+      @Inject(ContextFactory) readonly contexts: ContextFactory,
+      @Inject(ResourceService) readonly service: ResourceService,
+    ) {}
+
+    @Get('paths')
+    @Header('Allow', 'GET, HEAD, OPTIONS')
+    @ResourceRoute(def, 'view')
+    async paths(@Req() req: NkRequest) {
+      const ctx = this.contexts.create(req);
+      const port = await this.service.findOne(ctx, ctx.db, def, String(req.params.id), 'view');
+      const stored = await pathsThrough(ctx.db, { type: `${def.appLabel ?? def.app}.${def.model}`, id: String(port.id) });
+      const objects = await represented(ctx, stored.flatMap((p) => [p.origin, p.destination, ...p.nodes]));
+      const at = (n: PathNode | null) => (n ? (objects.get(`${n.type}:${n.id}`) ?? null) : null);
+      const ref = (n: PathNode | null) => {
+        const o = at(n);
+        return o ? { id: o.id, object_type: o.object_type, url: o.url } : null;
+      };
+      return stored.map((p) => ({
+        id: p.id,
+        origin_type: p.origin.type,
+        origin: ref(p.origin),
+        destination_type: p.destination?.type ?? null,
+        destination: ref(p.destination),
+        path: p.nodes.map(at),
+        is_active: p.active,
+        is_split: p.split,
+      }));
+    }
+  }
+  Object.defineProperty(PathsController, 'name', { value: `${def.model.charAt(0).toUpperCase()}${def.model.slice(1)}PathsController` });
+  return PathsController;
 }
