@@ -87,6 +87,25 @@ eachDatabase('cables', (t) => {
     expect(await get(`/api/dcim/interfaces/${a.id}/trace/`)).toEqual([]);
   });
 
+  it("shows in a trace, a path list and the connection lists only what the reader may view", async () => {
+    const [r1, r2] = devices;
+    const a = await iface(r1, 'scoped-a');
+    const b = await iface(r2, 'scoped-b');
+    const c = await cable(a, b);
+    // May view r1's interfaces only, and no cable.
+    const token = await t().userWith('trace-reader', [{ types: ['dcim.interface'], actions: ['view'], constraints: { device__name: 'r1' } }]);
+    const trace = (await t().get(`/api/dcim/interfaces/${a.id}/trace/`, token).expect(200)).body;
+    expect(trace).toEqual([[expect.objectContaining({ id: a.id }), null, null]]);
+    await t().get(`/api/dcim/interfaces/${b.id}/trace/`, token).expect(404);
+    const pairs = (await t().get('/api/dcim/interface-connections/?limit=1000', token).expect(200)).body.results;
+    // The pair is listed from its lower id: from a (visible), its far end hidden; from b, not at all.
+    const mine = pairs.filter((p: Obj) => p.interface_a.id === a.id).map((p: Obj) => [p.interface_a.id, p.interface_b]);
+    expect(mine).toEqual(a.id < b.id ? [[a.id, null]] : []);
+    expect(pairs.every((p: Obj) => p.interface_a.device.id === r1.id)).toBe(true);
+    await t().get(`/api/dcim/cables/${c.id}/`, token).expect(403);
+    await t().del(`/api/dcim/cables/${c.id}/`).expect(204);
+  });
+
   it('refuses what the reference refuses, with its messages', async () => {
     const [r1, r2] = devices;
     const a = await iface(r1, 'ge-1');
