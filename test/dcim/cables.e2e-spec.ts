@@ -87,7 +87,7 @@ eachDatabase('cables', (t) => {
     expect(await get(`/api/dcim/interfaces/${a.id}/trace/`)).toEqual([]);
   });
 
-  it("shows in a trace, a path list and the connection lists only what the reader may view", async () => {
+  it("shows in a trace and the connection lists only what the reader may view", async () => {
     const [r1, r2] = devices;
     const a = await iface(r1, 'scoped-a');
     const b = await iface(r2, 'scoped-b');
