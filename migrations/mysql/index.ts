@@ -14,6 +14,7 @@ import { DcimVirtualChassis1795605462779 } from './1795605462779-dcim-virtual-ch
 import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
 import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
+import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-device-assignments';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -33,4 +34,5 @@ export const mysqlMigrations = [
   DcimComponents1795605635980,
   DcimCables1795608103786,
   DevicePrimaryIps1795609273111,
+  IpamVrfDeviceAssignments1795611340085,
 ];

@@ -127,8 +127,13 @@ eachDatabase('device components', (t) => {
     expect((await list(`/api/dcim/interfaces/?lag=${lag.id}`)).count).toBe(1);
     expect((await list(`/api/dcim/interfaces/?device=r1&has_member_interfaces=true`)).results.map((i: Obj) => i.name)).toEqual(['ae0']);
     // A VRF not assigned to the device is refused.
-    const vrf = await post('/api/ipam/vrfs/', { name: 'blue' });
+    const vrf = await post('/api/ipam/vrfs/', { name: 'blue', rd: '65000:7' });
     expect(await refuse('/api/dcim/interfaces/', { ...base, name: 'x7', type: 'virtual', vrf: vrf.id })).toEqual({ vrf: ['VRF must be assigned to same Device.'] });
+    // Assigned to the device, it may be used; the assignment takes the VRF's rd and name when given none.
+    const assignment = await post('/api/ipam/vrf-device-assignments/', { vrf: vrf.id, device: d.id });
+    expect(assignment).toMatchObject({ display: 'blue [r1] (rd: 65000:7, name: blue)', rd: '65000:7', name: 'blue', device: { id: d.id } });
+    expect((await post('/api/dcim/interfaces/', { ...base, name: 'x7', type: 'virtual', vrf: vrf.id })).vrf.id).toBe(vrf.id);
+    expect(await refuse('/api/ipam/vrf-device-assignments/', { vrf: vrf.id })).toEqual({ __all__: ['A VRFDeviceAssignment entry must be associated with a device, a virtual machine, or a virtual device context.'] });
   });
 
   it('lets interfaces of virtual chassis members share LAGs, parents and bridges, and keeps such a chassis', async () => {
@@ -148,6 +153,10 @@ eachDatabase('device components', (t) => {
     expect(await refuse('/api/dcim/interfaces/', { device: lone.id, name: 'xe-9/0/1', type: '10gbase-x-sfpp', status: 'Active', lag: lag.id })).toEqual({
       lag: ['The selected LAG interface (ae0) belongs to stack-m1, which is not part of virtual chassis other stack.'],
     });
+    // The master's interfaces, as a filter by device sees them, are the whole chassis' but its members' management ones.
+    await post('/api/dcim/interfaces/', { device: m2.id, name: 'em1', type: '1000base-t', status: 'Active', mgmt_only: true });
+    expect((await list('/api/dcim/interfaces/?device=stack-m1')).results.map((i: Obj) => i.name).sort()).toEqual(['ae0', 'xe-1/0/0']);
+    expect((await list(`/api/dcim/interfaces/?device_id=${m2.id}`)).results.map((i: Obj) => i.name).sort()).toEqual(['em1', 'xe-1/0/0']);
     // The chassis cannot go while its members' interfaces form a LAG across them.
     const refused = await t().del(`/api/dcim/virtual-chassis/${vc.id}/`).expect(409);
     expect(refused.body).toEqual({ detail: `Unable to delete object. 1 dependent objects were found: xe-1/0/0 (${member.id})` });

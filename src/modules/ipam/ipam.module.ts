@@ -9,6 +9,7 @@ import { rirResource } from './resources/rir.resource';
 import { routeTargetResource } from './resources/route-target.resource';
 import { vlanGroupResource } from './resources/vlan-group.resource';
 import { vlanResource } from './resources/vlan.resource';
+import { vrfDeviceAssignmentResource } from './resources/vrf-device-assignment.resource';
 import { vrfPrefixAssignmentResource } from './resources/vrf-prefix-assignment.resource';
 import { vrfResource } from './resources/vrf.resource';
 
@@ -23,6 +24,7 @@ export const ipamApp = defineApp({
     vlanResource,
     prefixResource,
     vrfPrefixAssignmentResource,
+    vrfDeviceAssignmentResource,
     ipAddressResource,
     ipAddressToInterfaceResource,
   ],

@@ -115,6 +115,21 @@ export const interfaceResource = defineResource({
     ip_address_count: field.count('ipam.ipaddresstointerface', 'interface'),
   },
   filters: {
+    /**
+     * By device (name or id), as the reference's interface filter: a virtual chassis master's
+     * also lists its members' interfaces but their management ones (`vc_interfaces`). A permission
+     * constraint on `device` stays exact.
+     */
+    device: {
+      compile: async (values, _l, h) => {
+        const ids = await h.resolveIds(model('dcim.device')(), values);
+        if (!ids.length) return FALSE;
+        const own = inList(h.col('device_id'), ids);
+        if (h.mode !== 'query') return own;
+        const members = sql`SELECT d.${ident('id')} FROM ${ident('dcim_device')} d JOIN ${ident('dcim_virtualchassis')} v ON v.${ident('id')} = d.${ident('virtual_chassis_id')} WHERE ${inList(ident('v', 'master_id'), ids)}`;
+        return sql`(${own} OR (${h.col('mgmt_only')} = ${h.exec.dialect.toDb(false, 'boolean')} AND ${h.col('device_id')} IN (${members})))`;
+      },
+    },
     /** By MAC address, written in any form the field takes. */
     mac_address: { compile: (values, _l, h) => inList(h.col('mac_address'), macValues(values, h.invalid)) },
     /** physical (cable-able), virtual or wireless. */
