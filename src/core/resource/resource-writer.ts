@@ -8,7 +8,7 @@ import { visibleRows } from './query/scope';
 import { addError, defaultFor } from './serialize/input';
 import { ReferenceResolver } from './serialize/references';
 import { deleteRows } from './write/delete';
-import { INSERT_CHUNK, isNotFound, Item, storedValues, WriteMode, WriteRun } from './write/item';
+import { INSERT_CHUNK, isNotFound, Item, newItem, storedValues, WriteMode, WriteRun } from './write/item';
 import { parse } from './write/parse';
 import { resolveReferences, state } from './write/resolve';
 import { save } from './write/save';
@@ -84,20 +84,7 @@ export class ResourceWriter {
    */
   async derive(def: ResourceDefinition, rows: Row[]): Promise<void> {
     if (!rows.length) return;
-    const items: Item[] = rows.map((values, index) => ({
-      index,
-      id: String(values.id),
-      existing: null,
-      set: { ...values },
-      touched: new Set(Object.keys(values)),
-      refs: [],
-      related: new Map(),
-      m2m: new Map(),
-      contentTypes: new Map(),
-      extended: new Map(),
-      errors: {},
-      values: {},
-    }));
+    const items: Item[] = rows.map((values, index) => Object.assign(newItem(index, String(values.id), null), { set: { ...values }, touched: new Set(Object.keys(values)) }));
     this.initialValues(def, items, true);
     await this.extensionValues(def, items, true);
     await save(this.run, def, items, true);

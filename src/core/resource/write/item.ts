@@ -46,6 +46,11 @@ export interface Item {
   values: Row;
 }
 
+/** An item with nothing set yet. */
+export function newItem(index: number, id: string, existing: Row | null): Item {
+  return { index, id, existing, set: {}, touched: new Set(), refs: [], related: new Map(), m2m: new Map(), contentTypes: new Map(), extended: new Map(), errors: {}, values: {} };
+}
+
 export const INSERT_CHUNK = 500;
 
 /** Is a field part of the request's API version? */

@@ -5,24 +5,11 @@ import type { Field } from '../fields';
 import { isUuid, parseUuid, ValueError } from '../query/values';
 import { addError, NOT_NULL, parseCompositeInput, parseScalarInput, REQUIRED, writable } from '../serialize/input';
 import { parseRef } from '../serialize/references';
-import { fieldVisible, Item, same, WriteMode, WriteRun } from './item';
+import { fieldVisible, Item, newItem, same, WriteMode, WriteRun } from './item';
 
 /** The first stage of a write: what the client sent, field by field, into an item (column values, references to resolve, errors). */
 export function parse(run: WriteRun, def: ResourceDefinition, input: Record<string, unknown>, index: number, mode: WriteMode, existing: Row | null): Item {
-  const item: Item = {
-    index,
-    id: existing ? String(existing.id) : randomUUID(),
-    existing,
-    set: {},
-    touched: new Set(),
-    refs: [],
-    related: new Map(),
-    m2m: new Map(),
-    contentTypes: new Map(),
-    extended: new Map(),
-    errors: {},
-    values: {},
-  };
+  const item = newItem(index, existing ? String(existing.id) : randomUUID(), existing);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     item.errors.non_field_errors = [`Invalid data. Expected a dictionary, but got ${Array.isArray(input) ? 'list' : typeof input === 'string' ? 'str' : typeof input}.`];
     return item;
