@@ -1,4 +1,5 @@
-import { ident, inList, join, param, sql } from '../../../database/sql';
+import { ident, inList, join, param, Sql, sql } from '../../../database/sql';
+import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
 import { unscoped } from '../query/rows';
 import type { ContentTypesField, ManyToManyField } from '../fields';
@@ -39,11 +40,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
       for (let i = 0; i < group.length; i += INSERT_CHUNK) {
         const chunk = group.slice(i, i + INSERT_CHUNK);
         const ids = chunk.map((it) => it.id);
-        const assignments = changed.map((c) => {
-          if (chunk.length === 1) return sql`${ident(c)} = ${d.toDb(chunk[0].values[c] ?? null, types[c])}`;
-          const cases = chunk.map((it) => sql` WHEN ${it.id} THEN ${d.typedParam(d.toDb(it.values[c] ?? null, types[c]), types[c])}`);
-          return sql`${ident(c)} = CASE ${ident('id')}${join(cases, '')} END`;
-        });
+        const assignments = changed.map((c) => perRow(d, c, types[c], chunk.map((it) => [it.id, it.values[c] ?? null])));
         await run.exec.execute(sql`UPDATE ${unscoped(def).table} SET ${join(assignments)} WHERE ${inList(ident('id'), ids)}`);
       }
     }
@@ -85,4 +82,13 @@ export async function saveContentTypes(run: WriteRun, f: ContentTypesField, item
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} (${ident(f.through.source)}, ${ident('content_type')}) VALUES ${join(rows.slice(i, i + INSERT_CHUNK))}`);
   }
+}
+/**
+ * `<column> = <value>` for rows of one table that each get their own value in one UPDATE
+ * (`CASE id WHEN ... THEN ... END`; the plain value for one row). For the engine's updates and
+ * for hooks that keep columns of many rows (a cable's ends, a path's origins).
+ */
+export function perRow(d: Dialect, column: string, type: ColumnType, values: [id: string, value: unknown][]): Sql {
+  if (values.length === 1) return sql`${ident(column)} = ${d.toDb(values[0][1], type)}`;
+  return sql`${ident(column)} = CASE ${ident('id')}${join(values.map(([id, v]) => sql` WHEN ${id} THEN ${d.typedParam(d.toDb(v, type), type)}`), '')} END`;
 }

@@ -7,6 +7,7 @@ import { column, defineTable } from '../../../database/schema/schema';
 import { append } from '../../../core/collections';
 import { chunks } from '../../../core/resource/resource-writer';
 import { unscoped } from '../../../core/resource/query/rows';
+import { perRow } from '../../../core/resource/write/save';
 import { PATH_ENDPOINTS } from './terminations';
 
 /**
@@ -228,14 +229,13 @@ export async function retrace(w: WriteContext, origins: PathNode[]): Promise<voi
   for (const [type, list] of tracesByType) {
     const def = w.ctx.registry.get(type)!;
     for (const chunk of chunks(list)) {
-      const cases = (col: string, value: (t: (typeof list)[number]) => unknown, colType: 'uuid' | 'string' | 'boolean') =>
-        sql`${ident(col)} = CASE ${ident('id')}${join(chunk.map((t) => sql` WHEN ${t.origin.id} THEN ${d.typedParam(d.toDb(value(t), colType), colType)}`), '')} END`;
+      const set = (col: string, value: (t: (typeof list)[number]) => unknown, colType: 'uuid' | 'string' | 'boolean') => perRow(d, col, colType, chunk.map((t) => [t.origin.id, value(t)]));
       await w.exec.execute(
         sql`UPDATE ${unscoped(def).table} SET ${join([
-          cases('_path_id', (t) => t.pathId, 'uuid'),
-          cases('_path_active', (t) => (t.pathId ? t.active : null), 'boolean'),
-          cases('_connected_endpoint_type', (t) => t.destination?.type ?? null, 'string'),
-          cases('_connected_endpoint_id', (t) => t.destination?.id ?? null, 'uuid'),
+          set('_path_id', (t) => t.pathId, 'uuid'),
+          set('_path_active', (t) => (t.pathId ? t.active : null), 'boolean'),
+          set('_connected_endpoint_type', (t) => t.destination?.type ?? null, 'string'),
+          set('_connected_endpoint_id', (t) => t.destination?.id ?? null, 'uuid'),
         ])} WHERE ${inList(ident('id'), chunk.map((t) => t.origin.id))}`,
       );
     }

@@ -5,6 +5,7 @@ import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, join, sql } from '../../../database/sql';
 import { append } from '../../../core/collections';
 import { chunks } from '../../../core/resource/resource-writer';
+import { perRow } from '../../../core/resource/write/save';
 import { unscoped } from '../../../core/resource/query/rows';
 import { column } from '../../../database/schema/schema';
 import { statusMixin } from '../../extras/mixins';
@@ -73,11 +74,10 @@ async function attach(w: WriteContext, cables: Row[], detach: boolean): Promise<
     const def = w.ctx.registry.get(type);
     if (!def) continue;
     for (const list of chunks(all)) {
-      const cases = (col: string, value: (e: (typeof list)[number]) => unknown, t: 'uuid' | 'string') =>
-        sql`${ident(col)} = CASE ${ident('id')}${join(list.map((e) => sql` WHEN ${e.id} THEN ${d.typedParam(d.toDb(value(e), t), t)}`), '')} END`;
+      const set = (col: string, value: (e: (typeof list)[number]) => unknown, t: 'uuid' | 'string') => perRow(d, col, t, list.map((e) => [e.id, value(e)]));
       const stillOurs = detach ? sql` AND ${inList(ident('cable_id'), cables.map((c) => String(c.id)))}` : sql``;
       await w.exec.execute(
-        sql`UPDATE ${unscoped(def).table} SET ${cases('cable_id', (e) => e.cable, 'uuid')}, ${cases('_cable_peer_type', (e) => e.peer?.type ?? null, 'string')}, ${cases('_cable_peer_id', (e) => e.peer?.id ?? null, 'uuid')} WHERE ${inList(ident('id'), list.map((e) => e.id))}${stillOurs}`,
+        sql`UPDATE ${unscoped(def).table} SET ${join([set('cable_id', (e) => e.cable, 'uuid'), set('_cable_peer_type', (e) => e.peer?.type ?? null, 'string'), set('_cable_peer_id', (e) => e.peer?.id ?? null, 'uuid')])} WHERE ${inList(ident('id'), list.map((e) => e.id))}${stillOurs}`,
       );
     }
   }
