@@ -17,6 +17,7 @@ import { DcimComponents1795605635980 } from './1795605635980-dcim-components';
 import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
 import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-device-assignments';
+import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -39,4 +40,5 @@ export const postgresMigrations = [
   DcimCables1795608103786,
   DevicePrimaryIps1795609273111,
   IpamVrfDeviceAssignments1795611340085,
+  ComponentOrderIndex1795612970859,
 ];

@@ -223,6 +223,10 @@ eachDatabase('device components', (t) => {
       installed_device: ['Cannot install the specified device; device is already installed in Slot 1'],
     });
     expect((await list(`/api/dcim/devices/?has_device_bays=true&location=${site.id}`)).results.map((x: Obj) => x.name)).toEqual(expect.arrayContaining(['panel', 'panel2']));
+    // A parent that moves takes its children along.
+    await t().patch(`/api/dcim/devices/${d.id}/`, { location: elsewhere.id }).expect(200);
+    expect((await t().get(`/api/dcim/devices/${blade.id}/`).expect(200)).body.location.id).toBe(elsewhere.id);
+    expect((await t().get(`/api/dcim/devices/${other.id}/`).expect(200)).body.location.id).toBe(site.id);
   });
 
   it('assigns addresses to real interfaces and shows them on the interface', async () => {

@@ -30,8 +30,8 @@ export const deviceComponent = (o: { device?: string; uniqueName?: boolean } = {
     }),
     first: true,
     columns: { _name: { ...column.string(255), sortable: true } },
-    // A device's components in name order: a page of them is one index range.
-    indexes: [[`${device}_id`, '_name']],
+    // A device's components in the list's order (device, name, id): a page of them is one index range, no sort.
+    indexes: [[`${device}_id`, '_name', 'id']],
     uniqueTogether: o.uniqueName === false ? [] : [{ fields: [device, 'name'] }],
     search: ['name', 'label', 'description'],
     filterAliases: { location: `${device}__location`, [`${device}_id`]: device },

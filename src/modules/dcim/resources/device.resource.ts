@@ -42,7 +42,8 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis. Left out until
  * their models exist: clusters, config contexts, secrets groups, software versions,
- * controller groups and redundancy groups. A new device gets its type's components.
+ * controller groups and redundancy groups. A new device gets its type's components; a parent
+ * device that moves takes the children in its bays along.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -163,8 +164,27 @@ export const deviceResource = defineResource({
       }),
     );
   },
-  /** A new device gets its type's components (ports, interfaces, bays) in the same transaction. */
-  afterSave: (_ids, w, states) => instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), deviceTypeId: String(s.values.device_type_id) }))),
+  /**
+   * A new device gets its type's components (ports, interfaces, bays) in the same transaction;
+   * a parent that moves takes the child devices in its bays to its location and rack.
+   */
+  async afterSave(_ids, w, states) {
+    await instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), deviceTypeId: String(s.values.device_type_id) })));
+    const moved = states.filter((s) => !s.create && (String(s.existing!.location_id) !== String(s.values.location_id) || String(s.existing!.rack_id ?? '') !== String(s.values.rack_id ?? '')));
+    if (!moved.length) return;
+    // One read for the batch; an UPDATE only for the parents that hold children.
+    const bays = await w.exec.query<{ device_id: string; installed_device_id: string }>(
+      sql`SELECT ${ident('device_id')}, ${ident('installed_device_id')} FROM ${ident('dcim_devicebay')} WHERE ${inList(ident('device_id'), moved.map((s) => String(s.values.id)))} AND ${ident('installed_device_id')} IS NOT NULL`,
+    );
+    const now = w.exec.dialect.toDb(w.ctx.now(), 'datetime');
+    for (const s of moved) {
+      const children = bays.filter((b) => String(b.device_id) === String(s.values.id)).map((b) => String(b.installed_device_id));
+      if (!children.length) continue;
+      await w.exec.execute(
+        sql`UPDATE ${ident('dcim_device')} SET ${ident('location_id')} = ${s.values.location_id}, ${ident('rack_id')} = ${s.values.rack_id ?? null}, ${ident('last_updated')} = ${now} WHERE ${inList(ident('id'), children)}`,
+      );
+    }
+  },
   beforeSave(states) {
     for (const s of states) s.values._name = s.values.name === null || s.values.name === undefined ? null : naturalize(String(s.values.name), 100);
   },
