@@ -164,6 +164,14 @@ eachDatabase('device components', (t) => {
     await t().del(`/api/dcim/virtual-chassis/${vc.id}/`).expect(204);
   });
 
+  it('updates a batch of interfaces with as many statements as one (no read per interface)', async () => {
+    const d = await device('batch-sw', switchType);
+    const ifaces = (await list(`/api/dcim/interfaces/?device_id=${d.id}`)).results;
+    const patch = (n: number) => t().countStatements(() => t().patch('/api/dcim/interfaces/', ifaces.slice(0, n).map((i: Obj) => ({ id: i.id, mode: 'access', description: `n${n}` }))).expect(200));
+    const one = await patch(1);
+    expect(await patch(ifaces.length)).toBe(one);
+  });
+
   it('keeps 802.1Q modes and VLANs consistent, within the VLANs the device may use', async () => {
     const d = await device('vlan-sw', switchType);
     const iface = (await list(`/api/dcim/interfaces/?device_id=${d.id}&name=ge-0/0/1`)).results[0];

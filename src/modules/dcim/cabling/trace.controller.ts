@@ -3,7 +3,7 @@ import { ResourceRoute } from '../../../core/auth/decorators';
 import type { RequestContext } from '../../../core/context';
 import { ContextFactory } from '../../../core/http/context.factory';
 import type { NkRequest } from '../../../core/http/request';
-import { listPath, ResourceDefinition } from '../../../core/resource/definition';
+import { listPath, objectType, ResourceDefinition } from '../../../core/resource/definition';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { ResourceService } from '../../../core/resource/resource.service';
 import { Representer } from '../../../core/resource/serialize/representer';
@@ -52,7 +52,7 @@ export function traceController(def: ResourceDefinition): Type<unknown> {
       const origin = await this.service.findOne(ctx, ctx.db, def, String(req.params.id), 'view');
       const stored = origin._path_id ? await storedPath(ctx.db, String(origin._path_id)) : null;
       if (!stored) return [];
-      const self: PathNode = { type: `${def.appLabel ?? def.app}.${def.model}`, id: String(origin.id) };
+      const self: PathNode = { type: objectType(def), id: String(origin.id) };
       // [origin, cable, port, port, cable, ..., destination] in threes: pad a path that ends at a rear port.
       const seq: (PathNode | null)[] = [self, ...stored.nodes];
       while ((seq.length + 1) % 3) seq.push(null);
@@ -90,7 +90,7 @@ export function pathsController(def: ResourceDefinition): Type<unknown> {
     async paths(@Req() req: NkRequest) {
       const ctx = this.contexts.create(req);
       const port = await this.service.findOne(ctx, ctx.db, def, String(req.params.id), 'view');
-      const stored = await pathsThrough(ctx.db, { type: `${def.appLabel ?? def.app}.${def.model}`, id: String(port.id) });
+      const stored = await pathsThrough(ctx.db, { type: objectType(def), id: String(port.id) });
       const objects = await represented(ctx, stored.flatMap((p) => [p.origin, p.destination, ...p.nodes]));
       const at = (n: PathNode | null) => (n ? (objects.get(`${n.type}:${n.id}`) ?? null) : null);
       const ref = (n: PathNode | null) => {

@@ -1,16 +1,18 @@
-import { defineResource, model } from '../../../core/resource/definition';
+import { defineResource, model, WriteContext } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { ident, sql } from '../../../database/sql';
 import { componentName, deviceComponent } from './device-component';
 
-/** A device row with its type's model and subdevice role, for the bay rules' messages. */
-async function deviceWithType(exec: import('../../../database/db').Executor, id: unknown) {
-  const [row] = await exec.query<{ name: string | null; id: string; model: string; subdevice_role: string }>(
-    sql`SELECT d.${ident('id')} AS ${ident('id')}, d.${ident('name')} AS ${ident('name')}, t.${ident('model')} AS ${ident('model')}, t.${ident('subdevice_role')} AS ${ident('subdevice_role')}
-        FROM ${ident('dcim_device')} d JOIN ${ident('dcim_devicetype')} t ON t.${ident('id')} = d.${ident('device_type_id')} WHERE d.${ident('id')} = ${id}`,
-  );
-  return row;
+/** A device row with its type's model and subdevice role, for the bay rules' messages: read once per device and request (bays of a batch share a few devices). */
+function deviceWithType(w: WriteContext, id: unknown) {
+  return w.ctx.memo(`dcim.bay-device:${id}`, async () => {
+    const [row] = await w.exec.query<{ name: string | null; id: string; model: string; subdevice_role: string }>(
+      sql`SELECT d.${ident('id')} AS ${ident('id')}, d.${ident('name')} AS ${ident('name')}, t.${ident('model')} AS ${ident('model')}, t.${ident('subdevice_role')} AS ${ident('subdevice_role')}
+          FROM ${ident('dcim_device')} d JOIN ${ident('dcim_devicetype')} t ON t.${ident('id')} = d.${ident('device_type_id')} WHERE d.${ident('id')} = ${id}`,
+    );
+    return row;
+  });
 }
 
 /**
@@ -28,15 +30,16 @@ export const deviceBayResource = defineResource({
   },
   // One bay per installed device (a one-to-one); the rule below says which bay holds it.
   uniqueTogether: [{ fields: ['installed_device'], field: 'installed_device', message: 'Device bay with this Installed device already exists.' }],
-  async rules(s, { exec }): Promise<FieldErrors | void> {
-    const device = await deviceWithType(exec, s.values.device_id);
+  async rules(s, w): Promise<FieldErrors | void> {
+    const { exec } = w;
+    const device = await deviceWithType(w, s.values.device_id);
     if (device && device.subdevice_role !== 'parent') return { __all__: [`This type of device (${device.model}) does not support device bays.`] };
     const installed = s.values.installed_device_id;
     if (!installed) return;
     if (String(installed) === String(s.values.device_id)) return { __all__: ['Cannot install a device into itself.'] };
     const [current] = await exec.query(sql`SELECT ${ident('id')}, ${ident('name')}, ${ident('label')} FROM ${ident('dcim_devicebay')} WHERE ${ident('installed_device_id')} = ${installed} AND ${ident('id')} <> ${s.values.id}`);
     if (current) return { installed_device: [`Cannot install the specified device; device is already installed in ${componentName(current)}`] };
-    const child = await deviceWithType(exec, installed);
+    const child = await deviceWithType(w, installed);
     if (child && child.subdevice_role !== 'child') {
       return { installed_device: [`Cannot install device "${child.name ?? child.id}"; device-type "${child.model}" subdevice_role is not "child".`] };
     }

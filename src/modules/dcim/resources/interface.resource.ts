@@ -167,12 +167,15 @@ export const interfaceResource = defineResource({
     const tagged = s.m2m('tagged_vlans');
     if (mode !== 'tagged') {
       if (tagged?.length) return { tagged_vlans: ['Mode must be set to tagged when specifying tagged_vlans'] };
-      if (!s.create && tagged === undefined && (await s.linked('tagged_vlans')).length) return { tagged_vlans: [`Clear tagged_vlans to set mode to ${mode}`] };
+      // Only a stored tagged interface can hold tagged VLANs (saving any other mode clears them): no read for the others.
+      if (!s.create && tagged === undefined && s.existing?.mode === 'tagged' && (await s.linked('tagged_vlans')).length) {
+        return { tagged_vlans: [`Clear tagged_vlans to set mode to ${mode}`] };
+      }
     }
     if (!mode && s.values.untagged_vlan_id) return { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] };
-    const location = (await devices(w, [s.values.device_id])).get(String(s.values.device_id))?.location_id;
     const untagged = s.related('untagged_vlan');
     const wanted = [...(tagged ?? []), ...(untagged ? [String(untagged.id)] : [])];
+    const location = wanted.length ? (await devices(w, [s.values.device_id])).get(String(s.values.device_id))?.location_id : null;
     if (wanted.length && location) {
       const places = await vlanLocations(w, wanted);
       if (untagged && !(await vlanFits(w, places.get(String(untagged.id)), location))) {
