@@ -78,7 +78,12 @@ describe('settings', () => {
     expect(url).not.toContain('s3cret');
   });
 
-  it('needs a superuser name with a superuser password', () => {
-    expect(() => loadSettings({ SUPERUSER_PASSWORD: 'long-enough-password' })).toThrow(/SUPERUSER_NAME/);
+  it.each([
+    ['SUPERUSER_PASSWORD', 'long-enough-password'],
+    ['SUPERUSER_API_TOKEN', '0123456789abcdef0123456789abcdef01234567'],
+    ['SUPERUSER_EMAIL', 'admin@example.com'],
+  ])('needs a superuser name with %s (it would be ignored without one)', (name, value) => {
+    expect(() => loadSettings({ [name]: value })).toThrow(`SUPERUSER_NAME: required when ${name} is set`);
+    expect(loadSettings({ [name]: value, SUPERUSER_NAME: 'admin' })[name as 'SUPERUSER_EMAIL']).toBe(value);
   });
 });

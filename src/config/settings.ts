@@ -196,8 +196,10 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')} (got ${shown(e.property, raw[e.property])})`);
     throw new SettingsError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  if (settings.SUPERUSER_PASSWORD && !settings.SUPERUSER_NAME) {
-    throw new SettingsError('Invalid configuration:\n  SUPERUSER_NAME: required when SUPERUSER_PASSWORD is set');
+  // The password, token and e-mail are the named superuser's: without a name they would be ignored.
+  const orphan = (['SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN', 'SUPERUSER_EMAIL'] as const).find((k) => settings[k]);
+  if (orphan && !settings.SUPERUSER_NAME) {
+    throw new SettingsError(`Invalid configuration:\n  SUPERUSER_NAME: required when ${orphan} is set`);
   }
   return settings;
 }
