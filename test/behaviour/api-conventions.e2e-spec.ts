@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eachDatabase } from '../../src/core/testing/harness';
 import { objectType } from '../../src/core/resource/definition';
 import { ResourceRegistry } from '../../src/core/resource/registry';
-import { DEFAULT_STATUSES, defaultStatusesOf, OTHER_STATUSES } from '../../src/modules/extras/extras.bootstrap';
+import { DEFAULT_STATUSES, defaultRolesOf, defaultStatusesOf, KNOWN_ROLES, OTHER_STATUSES } from '../../src/modules/extras/extras.bootstrap';
+import { IP_ADDRESS_ROLES } from '../../src/modules/ipam/resources/ip-address.resource';
 
 eachDatabase('API conventions', (t) => {
   let campus: any;
@@ -144,6 +145,22 @@ eachDatabase('API conventions', (t) => {
       expect(enabled.get('dcim.interface')?.sort()).toEqual(['Active', 'Decommissioning', 'Failed', 'Maintenance', 'Planned']);
       expect(enabled.get('dcim.cable')?.sort()).toEqual(['Connected', 'Decommissioning', 'Planned']);
       expect(enabled.get('dcim.location')?.sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
+    });
+
+    it('start with the reference default roles: the IP address roles, with their colours, enabled for IP addresses only', async () => {
+      const withRoles = t().app.get(ResourceRegistry).all().filter((d) => defaultRolesOf(d).length);
+      expect(withRoles.map((d) => objectType(d))).toEqual(['ipam.ipaddress']);
+      const seeded = new Map(KNOWN_ROLES);
+      for (const name of IP_ADDRESS_ROLES) {
+        const { results } = (await t().get(`/api/extras/roles/?name=${name}`).expect(200)).body;
+        expect(results.map((r: { name: string; color: string; content_types: string[]; weight: unknown }) => [r.name, r.color, r.content_types, r.weight])).toEqual([[name, seeded.get(name), ['ipam.ipaddress'], null]]);
+      }
+      const ns = (await t().get('/api/ipam/namespaces/?name=Global').expect(200)).body.results[0];
+      await t().post('/api/ipam/prefixes/', { prefix: '198.51.100.0/24', namespace: ns.id, status: 'Active' }).expect(201);
+      const ip = (await t().post('/api/ipam/ip-addresses/', { address: '198.51.100.1/32', namespace: ns.id, status: 'Active', role: 'Loopback' }).expect(201)).body;
+      expect((await t().get(`/api/ipam/ip-addresses/${ip.id}/?depth=1`).expect(200)).body.role.name).toBe('Loopback');
+      const wrongModel = await t().post('/api/ipam/prefixes/', { prefix: '198.51.101.0/24', namespace: ns.id, status: 'Active', role: 'Loopback' }).expect(400);
+      expect(wrongModel.body.role[0]).toMatch(/^Related object not found/);
     });
 
     it('only accept a role enabled for the model', async () => {

@@ -197,6 +197,21 @@ eachDatabase('object permissions', (t) => {
     await t().get(`/api/tenancy/tenants/${ids.ta}/`, tok2).expect(404);
   });
 
+  it("takes constraints on the stored custom field data as the reference's are written (_custom_field_data__<key>__<lookup>), known key or not", async () => {
+    await t().post('/api/extras/custom-fields/', { key: 'site_team', label: 'Site team', type: 'text', content_types: ['tenancy.tenant'] }).expect(201);
+    await t().patch(`/api/tenancy/tenants/${ids.ta}/`, { custom_fields: { site_team: 'TestTeam-1' } }).expect(200);
+    const known = await t().userWith('cf-orm', [{ types: ['tenancy.tenant'], actions: ['view'], constraints: { _custom_field_data__site_team__istartswith: 'testteam' } }]);
+    expect((await t().get('/api/tenancy/tenants/', known).expect(200)).body.results.map((r: any) => r.name)).toEqual(['Open-Tenant']);
+    const exact = await t().userWith('cf-orm-exact', [{ types: ['tenancy.tenant'], actions: ['view'], constraints: { _custom_field_data__site_team: 'testteam-1' } }]);
+    expect((await t().get('/api/tenancy/tenants/', exact).expect(200)).body.count).toBe(0);
+    // A key no custom field has (yet): stored as given, read back unchanged, grants nothing.
+    const perm = (await t().post('/api/users/permissions/', { name: 'future-cf', actions: ['view'], object_types: ['tenancy.tenant'], constraints: { _custom_field_data__team__istartswith: 'testteam' } }).expect(201)).body;
+    expect(perm.constraints).toEqual({ _custom_field_data__team__istartswith: 'testteam' });
+    const bad = await t().post('/api/users/permissions/', { name: 'bad-cf', actions: ['view'], object_types: ['tenancy.tenant'], constraints: { '_custom_field_data__a-b': 'x' } }).expect(400);
+    expect(bad.body.constraints[0]).toMatch(/^Invalid filter for tenancy.tenant/);
+    await t().get('/api/tenancy/tenants/?_custom_field_data__site_team=x').expect(400);
+  });
+
   it('needs the note permissions for the notes endpoints', async () => {
     const noNotes = await t().userWith('no-notes', [{ types: ['dcim.location'], actions: ['view'] }]);
     await t().get(`/api/dcim/locations/${ids.open}/notes/`, noNotes).expect(403);

@@ -59,6 +59,8 @@ export interface ExtensionContext {
 /** Query parameters that start with `prefix` (`cf_<key>[__<lookup>]`), compiled by the extension. */
 export interface PrefixFilter {
   prefix: string;
+  /** The stored spelling that permission constraints may use instead (Django's `_custom_field_data__<key>__<lookup>`); never a query parameter. */
+  constraintPrefix?: string;
   /** A condition, null to ignore the parameter; throws UnknownFilterError or ValueError. */
   compile(h: PrefixFilterHelpers, key: string, values: unknown[]): Promise<Sql | null>;
 }

@@ -23,11 +23,20 @@ export const statusMixin = (o: { required?: boolean; defaults?: readonly string[
     features: ['statuses'],
   });
 
-/** A role (Nautobot's RoleField): one of the roles enabled for the model's content type. Optional unless `{ required: true }` (a device's). */
-export const roleMixin = (o: { required?: boolean } = {}) =>
+/**
+ * A role (Nautobot's RoleField): one of the roles enabled for the model's content type. Optional
+ * unless `{ required: true }` (a device's). `defaults`: roles made and enabled for the model on
+ * first start, as the reference makes them (an IP address's Loopback, VIP, ...).
+ */
+export const roleMixin = (o: { required?: boolean; defaults?: readonly string[] } = {}) =>
   mixin({
     fields: () => ({
-      role: field.foreignKey(() => roleResource, { ...(o.required ? { required: true } : { nullable: true }), onDelete: 'protect', limit: (owner) => ({ content_types: objectType(owner) }) }),
+      role: field.foreignKey(() => roleResource, {
+        ...(o.required ? { required: true } : { nullable: true }),
+        ...(o.defaults ? { seedNames: o.defaults } : {}),
+        onDelete: 'protect',
+        limit: (owner) => ({ content_types: objectType(owner) }),
+      }),
     }),
     features: ['roles'],
   });

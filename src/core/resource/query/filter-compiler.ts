@@ -104,7 +104,8 @@ export class FilterCompiler {
     if (mode === 'query' && key === 'q') return values.length ? this.search(def, String(values[0]), alias) : null;
     // Parameters an extension owns (`cf_<key>`: custom fields).
     for (const ext of this.ctx.registry.extensionsOf(def)) {
-      if (ext.filter && key.startsWith(ext.filter.prefix)) return ext.filter.compile(this.prefixHelpers(def, alias, mode), key, values);
+      const f = ext.filter;
+      if (f && (key.startsWith(f.prefix) || (mode !== 'query' && f.constraintPrefix && key.startsWith(f.constraintPrefix)))) return f.compile(this.prefixHelpers(def, alias, mode), key, values);
     }
     const aliased = this.alias(def, key);
     if (aliased !== key) return this.term(def, aliased, values, alias, mode);

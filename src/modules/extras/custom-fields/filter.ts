@@ -20,25 +20,38 @@ const LOOKUPS: Record<CustomFieldType, string[]> = Object.assign(Object.create(n
   markdown: [''],
 });
 
+const ORM_PREFIX = `${CUSTOM_FIELD_COLUMN}__`;
+
 /**
  * `cf_<key>[__<lookup>]`. Without a lookup one value (several for selections); text, url and
  * selections take the string lookups, integers and dates the numeric ones; `null` matches a
  * missing or null value; negations also match objects without a value.
+ * Permission constraints may also name the stored data as the reference's do
+ * (`_custom_field_data__<key>[__<Django lookup>]`): a key that no custom field of the model has
+ * is read as text, and matches nothing while no object holds it, as a JSON key lookup does.
  */
 export const customFieldFilter: PrefixFilter = {
   prefix: 'cf_',
+  constraintPrefix: ORM_PREFIX,
   async compile(h, key, values) {
-    const rest = key.slice('cf_'.length);
+    const orm = key.startsWith(ORM_PREFIX);
+    const rest = key.slice(orm ? ORM_PREFIX.length : 'cf_'.length);
     const defs = await customFieldsFor(h.ctx, objectType(h.def));
     let cf: CustomFieldDefinition | undefined = defs.find((c) => c.key === rest);
     let lookup = '';
-    if (!cf) {
-      const i = rest.lastIndexOf('__');
-      if (i > 0) {
-        cf = defs.find((c) => c.key === rest.slice(0, i));
-        lookup = rest.slice(i + 2);
-      }
+    const i = rest.lastIndexOf('__');
+    if (!cf && i > 0) {
+      cf = defs.find((c) => c.key === rest.slice(0, i));
+      lookup = rest.slice(i + 2);
     }
+    if (!cf && orm && /^\w+$/.test(rest)) {
+      const known = i > 0 && Object.hasOwn(DJANGO_ALIASES, rest.slice(i + 2));
+      const name = known ? rest.slice(0, i) : rest;
+      cf = { id: '', key: name, label: name, type: 'text', required: false, default: null, filterLogic: 'exact', validationMinimum: null, validationMaximum: null, validationRegex: '', choices: [], weight: 0 };
+      lookup = known ? rest.slice(i + 2) : '';
+    }
+    // The stored spelling is a lookup on the data, not a filter: the field's filter logic does not apply.
+    if (orm && cf) cf = { ...cf, filterLogic: 'exact' };
     if (!cf || cf.filterLogic === 'disabled') throw new UnknownFilterError(key);
     if (h.mode !== 'query' && Object.hasOwn(DJANGO_ALIASES, lookup)) lookup = DJANGO_ALIASES[lookup];
     if (!(LOOKUPS[cf.type] ?? ['']).includes(lookup)) throw new UnknownFilterError(key);

@@ -22,6 +22,9 @@ export const IP_ADDRESS_TYPES = [
   ['slaac', 'SLAAC'],
 ] as const;
 
+/** The roles a first start makes for IP addresses (the reference's former IPAddressRoleChoices). */
+export const IP_ADDRESS_ROLES = ['Loopback', 'Secondary', 'Anycast', 'VIP', 'VRRP', 'HSRP', 'GLBP', 'CARP'];
+
 const DNS_NAME = /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/;
 
 /** Columns of an address written as `a.b.c.d/len` or bare (a host route); host bits are kept. */
@@ -129,7 +132,7 @@ export const ipAddressResource = defineResource({
   // The namespace is write-only on an address: its parent prefix's namespace says the same.
   naturalKeyPaths: ['parent__namespace__name', 'host'],
   ordering: ['ip_version', 'host', 'mask_length'],
-  mixins: [statusMixin(), roleMixin(), tenancyMixin()],
+  mixins: [statusMixin(), roleMixin({ defaults: IP_ADDRESS_ROLES }), tenancyMixin()],
   columns: { host: column.bytes(16), host_text: { ...column.string(45), sortable: false } },
   indexes: [['ip_version', 'host', 'mask_length', 'id'], ['host_text']],
   display: (r) => `${r.host_text}/${r.mask_length}`,
