@@ -89,6 +89,11 @@ export class ResourceRegistry {
     return [...this.byType.values()];
   }
 
+  /** The model whose own table this is (a through model's link table), if any. */
+  byTable(table: string): ResourceDefinition | undefined {
+    return this.all().find((d) => d.table === table);
+  }
+
   get(type: string): ResourceDefinition | undefined {
     return this.byType.get(type);
   }

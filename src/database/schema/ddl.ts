@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DialectName } from '../dialect';
-import type { SchemaDiff } from './compare';
+import type { SchemaDiff, TableDiff } from './compare';
 import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** Statements of a migration, per direction. */
@@ -35,8 +35,10 @@ const MY: Record<StorageType, (c: ColumnSchema) => string> = {
   json: () => 'json',
   bytes: (c) => `varbinary(${c.length})`,
 };
-/** What an existing row gets in a NOT NULL column added to its table (the engine writes every column of new rows). */
-const FILL: Partial<Record<StorageType, string>> = { string: `''`, text: `''`, integer: '0', bigint: '0', decimal: '0', boolean: 'false', json: `'{}'` };
+/** What an existing row gets in a NOT NULL column added to its table (the engine writes every column of new rows); a time column, the time of the migration. */
+const FILL: Partial<Record<StorageType, string>> = { string: `''`, text: `''`, integer: '0', bigint: '0', decimal: '0', boolean: 'false', json: `'{}'`, datetime: 'CURRENT_TIMESTAMP' };
+/** A fresh UUID per row: only for a new `id` that becomes the primary key (see primaryKeyChange). */
+const NEW_ID: Record<DialectName, string> = { postgres: 'gen_random_uuid()', mysql: 'UUID()' };
 const ON_DELETE: Record<OnDelete, string> = { restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' };
 const TAIL = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
@@ -93,10 +95,10 @@ export class Ddl {
   }
 
   /** A column added to a table that may have rows: added empty, filled, then made NOT NULL. */
-  addColumn(table: string, c: ColumnSchema): string[] {
+  addColumn(table: string, c: ColumnSchema, newId = false): string[] {
     const t = this.q(table);
     if (c.nullable) return [`ALTER TABLE ${t} ADD COLUMN ${this.column(c)}`];
-    const fill = FILL[c.type];
+    const fill = newId ? NEW_ID[this.dialect] : FILL[c.type];
     if (!fill) throw new Error(`${table}.${c.name}: a NOT NULL ${c.type} column cannot be added to rows that exist without a value: declare it nullable, or write the data step by hand`);
     return [
       `ALTER TABLE ${t} ADD COLUMN ${this.column({ ...c, nullable: true })}`,
@@ -114,6 +116,26 @@ export class Ddl {
 
   dropColumn(table: string, name: string): string {
     return `ALTER TABLE ${this.q(table)} DROP COLUMN ${this.q(name)}`;
+  }
+
+  /**
+   * The one primary key change that is generated: a link table that becomes a model's own (a
+   * through model). Its new `id` is filled with a fresh UUID per row and becomes the key; the old
+   * key's columns stay, under the unique key the model declares for them. Anything else is
+   * written by hand.
+   */
+  private primaryKeyChange(d: TableDiff): Statements {
+    const { declared, actual } = d.primaryKey!;
+    const keepsOld = d.declared.indexes.some((i) => i.unique && i.columns.join() === actual.join());
+    if (declared.join() !== 'id' || !d.addColumns.some((c) => c.name === 'id') || !keepsOld) {
+      throw new Error(`${d.table}: changing a primary key is not generated (but a link table becoming a model with a unique key on its old key's columns); write that migration by hand`);
+    }
+    const t = this.q(d.table);
+    const to = (cols: string[]) =>
+      this.dialect === 'postgres'
+        ? [`ALTER TABLE ${t} DROP CONSTRAINT ${this.q(shortName(`${d.table}_pkey`))}`, `ALTER TABLE ${t} ADD CONSTRAINT ${this.q(shortName(`${d.table}_pkey`))} PRIMARY KEY (${this.list(cols)})`]
+        : [`ALTER TABLE ${t} DROP PRIMARY KEY, ADD PRIMARY KEY (${this.list(cols)})`];
+    return { up: to(declared), down: to(actual) };
   }
 
   /** PostgreSQL only: the statement trigger that tells other processes a watched table changed. */
@@ -141,9 +163,9 @@ export class Ddl {
     for (const t of [...diff.createTables].reverse()) for (const f of t.foreignKeys) down.push(this.dropForeignKey(t.name, f));
     for (const t of [...diff.createTables].reverse()) down.push(`DROP TABLE ${this.q(t.name)}`);
     for (const d of diff.tables) {
-      if (d.primaryKey) throw new Error(`${d.table}: changing a primary key is not generated; write that migration by hand`);
+      const pk = d.primaryKey ? this.primaryKeyChange(d) : undefined;
       for (const c of d.addColumns) {
-        up.push(...this.addColumn(d.table, c));
+        up.push(...this.addColumn(d.table, c, !!pk && c.name === 'id'));
         down.unshift(this.dropColumn(d.table, c.name));
       }
       for (const { declared, actual } of d.alterColumns) {
@@ -159,6 +181,11 @@ export class Ddl {
         if (this.dialect === 'mysql' && !i.unique && i.columns.length === 1 && d.declared.foreignKeys.some((f) => f.column === i.columns[0])) continue;
         up.push(this.createIndex(d.table, i));
         down.unshift(this.dropIndex(d.table, i));
+      }
+      // After the new keys: InnoDB drops a primary key only while another index serves its foreign keys.
+      if (pk) {
+        up.push(...pk.up);
+        down.unshift(...pk.down);
       }
       for (const f of d.dropForeignKeys) {
         up.push(this.dropForeignKey(d.table, f));

@@ -12,6 +12,7 @@ import { vlanResource } from './resources/vlan.resource';
 import { vrfDeviceAssignmentResource } from './resources/vrf-device-assignment.resource';
 import { vrfPrefixAssignmentResource } from './resources/vrf-prefix-assignment.resource';
 import { vrfResource } from './resources/vrf.resource';
+import { prefixLocationAssignmentResource, vlanLocationAssignmentResource } from './resources/location-assignments.resource';
 
 export const ipamApp = defineApp({
   label: 'ipam',
@@ -22,7 +23,9 @@ export const ipamApp = defineApp({
     vrfResource,
     vlanGroupResource,
     vlanResource,
+    vlanLocationAssignmentResource,
     prefixResource,
+    prefixLocationAssignmentResource,
     vrfPrefixAssignmentResource,
     vrfDeviceAssignmentResource,
     ipAddressResource,

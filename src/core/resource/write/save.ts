@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ident, inList, join, param, Sql, sql } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
@@ -61,6 +62,8 @@ export async function saveLinks(run: WriteRun, def: ResourceDefinition, f: ManyT
   if (!touched.length) return;
   const th = f.through;
   const disc = th.discriminator;
+  const through = disc ? undefined : run.ctx.registry.byTable(th.table);
+  if (through) return saveModelLinks(run, through, f, touched, create, get);
   if (!create) {
     await run.exec.execute(
       sql`DELETE FROM ${ident(th.table)} WHERE ${inList(ident(th.source), touched.map((i) => i.id))}${disc ? sql` AND ${ident(disc)} = ${objectType(def)}` : sql``}`,
@@ -71,6 +74,32 @@ export async function saveLinks(run: WriteRun, def: ResourceDefinition, f: ManyT
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     await run.exec.execute(sql`INSERT INTO ${ident(th.table)} (${join(cols.map((c) => ident(c)))}) VALUES ${join(chunk.map((r) => sql`(${join(r.map((v) => param(v)))})`))}`);
+  }
+}
+
+/**
+ * Links that are a through model's objects (a prefix's location assignments): the links that stay
+ * keep their ids, those no longer wanted are deleted and the new ones inserted with the model's
+ * standard columns, so the assignments' own endpoint sees a link changed only when it changed.
+ */
+async function saveModelLinks(run: WriteRun, model: ResourceDefinition, f: ManyToManyField, touched: Item[], create: boolean, get: (i: Item) => string[] | undefined) {
+  const th = f.through;
+  const key = (s: unknown, t: unknown) => `${s}|${t}`;
+  const wanted = new Map(touched.flatMap((i) => get(i)!.map((t) => [key(i.id, t), [i.id, t]] as const)));
+  const existing = create
+    ? []
+    : await run.exec.query<{ id: string; s: string; t: string }>(
+        sql`SELECT ${ident('id')}, ${ident(th.source)} AS ${ident('s')}, ${ident(th.target)} AS ${ident('t')} FROM ${unscoped(model).table} WHERE ${inList(ident(th.source), touched.map((i) => i.id))}`,
+      );
+  const gone = existing.filter((r) => !wanted.has(key(r.s, r.t))).map((r) => String(r.id));
+  for (let i = 0; i < gone.length; i += INSERT_CHUNK) await run.exec.execute(sql`DELETE FROM ${unscoped(model).table} WHERE ${inList(ident('id'), gone.slice(i, i + INSERT_CHUNK))}`);
+  for (const r of existing) wanted.delete(key(r.s, r.t));
+  const now = run.ctx.now();
+  const d = run.exec.dialect;
+  const rows = [...wanted.values()].map(([s, t]) => sql`(${join([randomUUID(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t].map((v) => param(v)))})`);
+  const cols = ['id', 'created', 'last_updated', th.source, th.target];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await run.exec.execute(sql`INSERT INTO ${unscoped(model).table} (${join(cols.map((c) => ident(c)))}) VALUES ${join(rows.slice(i, i + INSERT_CHUNK))}`);
   }
 }
 
