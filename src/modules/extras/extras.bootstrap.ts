@@ -24,6 +24,10 @@ export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Inventory', '9e9e9e'],
   ['Maintenance', '9e9e9e'],
   ['Offline', 'ffc107'],
+  // Circuits.
+  ['Provisioning', '2196f3'],
+  ['Deprovisioning', 'ffc107'],
+  ['Decommissioned', '9e9e9e'],
 ];
 
 /** The default statuses a model takes: those its status field names, or else every one of DEFAULT_STATUSES. */
