@@ -69,6 +69,27 @@ eachDatabase('circuits', (t) => {
     await t().del(`/api/circuits/providers/${other.id}/`).expect(409);
   });
 
+  it('reads back what a client wrote, so a module run twice changes nothing (the Ansible modules find circuits by cid, terminations by circuit and side)', async () => {
+    const body = { cid: 'CID-ROUND', provider: telco.id, circuit_type: metro.id, status: 'Active', install_date: '2024-02-01', commit_rate: 10000, description: 'd', comments: 'c' };
+    const c = await post('/api/circuits/circuits/', body);
+    const found = (await get('/api/circuits/circuits/?cid=CID-ROUND')).results;
+    expect(found.map((x: Obj) => x.id)).toEqual([c.id]);
+    expect(found[0]).toMatchObject({ install_date: '2024-02-01', commit_rate: 10000, description: 'd', comments: 'c', provider: { id: telco.id }, circuit_type: { id: metro.id } });
+    const a = await term(c, 'A', { location: site.id, port_speed: 100000, upstream_speed: 10000, xconnect_id: 'XC-R', pp_info: 'PP-R' });
+    const byKey = (await get(`/api/circuits/circuit-terminations/?circuit=${c.id}&term_side=A`)).results;
+    expect(byKey.map((x: Obj) => x.id)).toEqual([a.id]);
+    expect(byKey[0]).toMatchObject({ circuit: { id: c.id }, port_speed: 100000, upstream_speed: 10000, xconnect_id: 'XC-R', pp_info: 'PP-R', location: { id: site.id } });
+    // A PATCH with the values read back leaves them as they were.
+    const again = (await t().patch(`/api/circuits/circuit-terminations/${a.id}/`, { port_speed: 100000, term_side: 'A', circuit: c.id }).expect(200)).body;
+    expect(again).toMatchObject({ port_speed: 100000, term_side: { value: 'A' } });
+    // A provider kept by its network says so, naming the network as the reference does.
+    const p = await post('/api/circuits/providers/', { name: 'Kept' });
+    const net = await post('/api/circuits/provider-networks/', { provider: p.id, name: 'Kept net' });
+    expect((await t().del(`/api/circuits/providers/${p.id}/`).expect(409)).body).toEqual({ detail: `Unable to delete object. 1 dependent objects were found: Kept net (${net.id})` });
+    await t().del(`/api/circuits/provider-networks/${net.id}/`).expect(204);
+    await t().del(`/api/circuits/providers/${p.id}/`).expect(204);
+  });
+
   it('attaches a termination to a location or a provider network, not both, with the reference messages', async () => {
     const c = await circuit('CID-RULES');
     const net = await post('/api/circuits/provider-networks/', { provider: telco.id, name: 'Rules net' });

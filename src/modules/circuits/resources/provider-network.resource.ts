@@ -10,7 +10,11 @@ export const providerNetworkResource = defineResource({
   verboseName: 'provider network',
   naturalKey: ['provider', 'name'],
   ordering: ['provider', 'name'],
-  display: (r, h) => `${h.related('provider')?.name ?? ''} ${r.name}`,
+  // "<provider> <name>"; the name alone where the provider is not at hand (a delete's message names it as the reference's str()).
+  display: (r, h) => {
+    const provider = h.related('provider')?.name;
+    return provider ? `${provider} ${r.name}` : r.name;
+  },
   displayUses: { provider: ['name'] },
   fields: {
     name: field.string({ required: true, maxLength: 255, index: true }),
