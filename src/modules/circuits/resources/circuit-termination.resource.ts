@@ -40,11 +40,10 @@ async function label(row: Row, w: WriteContext): Promise<string> {
 async function syncCircuits(w: WriteContext, circuitIds: unknown[]): Promise<void> {
   const ids = [...new Set(circuitIds.filter((x) => x !== null && x !== undefined).map(String))];
   if (!ids.length) return;
-  const circuits = unscoped(circuitResource);
-  const side = (s: string) => unscoped(circuitTerminationResource, 't').select('id', sql`${ident('t', 'circuit_id')} = ${circuits.table}.${ident('id')}`, sql`${ident('t', 'term_side')} = ${s}`);
+  const side = (s: string) => unscoped(circuitTerminationResource, 't').select('id', sql`${ident('t', 'circuit_id')} = ${ident('c', 'id')}`, sql`${ident('t', 'term_side')} = ${s}`);
   const now = w.exec.dialect.toDb(w.ctx.now(), 'datetime');
   await w.exec.execute(
-    sql`UPDATE ${circuits.table} SET ${ident('circuit_termination_a_id')} = ${side('A')}, ${ident('circuit_termination_z_id')} = ${side('Z')}, ${ident('last_updated')} = ${now} WHERE ${inList(ident('id'), ids)}`,
+    sql`UPDATE ${unscoped(circuitResource, 'c').table} SET ${ident('circuit_termination_a_id')} = ${side('A')}, ${ident('circuit_termination_z_id')} = ${side('Z')}, ${ident('last_updated')} = ${now} WHERE ${inList(ident('c', 'id'), ids)}`,
   );
 }
 
