@@ -81,7 +81,7 @@ export interface ForeignKeyField extends BaseField {
    * (the reference's default statuses of a model); the app decides what it does without them.
    */
   seedNames?: readonly string[];
-  /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug. */
+  /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug; `+` for none. */
   relatedName?: string;
   /** Kept by the engine or a hook (a computed parent): a SET NULL by a delete is bookkeeping, not a change by the requester. */
   maintained?: boolean;
@@ -222,6 +222,8 @@ const scalar = (type: ScalarType, o: Opts<ScalarField> = {}): ScalarField => ({
 
 export const HEX_COLOR = /^[0-9a-f]{6}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Django's URLValidator, in short: http(s) or ftp(s), a host name with a top-level domain, localhost, an IPv4 or a bracketed IPv6 address, an optional port and path. */
+const URL_PATTERN = /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|(?:[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff]{2,63}\.?)(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
 
 /** Field helpers used by resource definitions. */
 export const field = {
@@ -243,6 +245,8 @@ export const field = {
     }),
   email: (o: Opts<ScalarField> = {}) =>
     scalar('string', { validate: (v: string) => (v === '' || EMAIL.test(v) ? undefined : 'Enter a valid email address.'), ...o }),
+  /** A URL (Django's URLField: 200 characters unless given); blank is allowed. */
+  url: (o: Opts<ScalarField> = {}) => scalar('string', { maxLength: 200, validate: (v: string) => (v === '' || URL_PATTERN.test(v) ? undefined : 'Enter a valid URL.'), ...o }),
   foreignKey: (target: () => ResourceDefinition, o: Opts<ForeignKeyField> = {}): ForeignKeyField => ({
     kind: 'fk',
     name: '',

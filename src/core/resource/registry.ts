@@ -178,6 +178,8 @@ export class ResourceRegistry {
 
   private addRelated(target: ResourceDefinition, owner: ResourceDefinition, f: ForeignKeyField | ManyToManyField): void {
     const name = f.relatedName ?? (owner === target && owner.tree?.parent === f.name ? 'children' : owner.slug.replace(/-/g, '_'));
+    // Django's related_name "+": the target has no reverse relation by this key (no `<name>=` / `has_<name>` filters).
+    if (name === '+') return;
     const list = this.related.get(target) ?? [];
     if (!list.some((r) => r.name === name)) list.push({ name, def: owner, field: f });
     this.related.set(target, list);

@@ -11,9 +11,9 @@ import { locationResource } from './resources/location.resource';
  * A location (Nautobot's `location` foreign key on a model with the `locations` feature): the
  * filter includes the location's descendants, and the location's type must list the model's
  * content type, with the reference's message ("Racks may not associate to locations of type
- * "Campus"."). Required unless `{ nullable: true }`.
+ * "Campus"."; `message` where the model's wording differs). Required unless `{ nullable: true }`.
  */
-export const locatedMixin = (o: { nullable?: boolean; onDelete?: 'protect' | 'cascade' } = {}) => {
+export const locatedMixin = (o: { nullable?: boolean; onDelete?: 'protect' | 'cascade'; message?: (typeName: string) => string } = {}) => {
   let self: (() => ResourceDefinition) | undefined;
   return mixin({
     fields: (s) => {
@@ -34,7 +34,7 @@ export const locatedMixin = (o: { nullable?: boolean; onDelete?: 'protect' | 'ca
       if (await locationTypeAllows(w, location, objectType(def))) return;
       const typeName = await locationTypeName(w, String(location.location_type_id));
       const plural = def.verboseNamePlural;
-      return { location: [`${plural.charAt(0).toUpperCase()}${plural.slice(1)} may not associate to locations of type "${typeName}".`] } as FieldErrors;
+      return { location: [o.message?.(typeName) ?? `${plural.charAt(0).toUpperCase()}${plural.slice(1)} may not associate to locations of type "${typeName}".`] } as FieldErrors;
     },
   });
 };

@@ -27,6 +27,10 @@ export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Inventory', '9e9e9e'],
   ['Maintenance', '9e9e9e'],
   ['Offline', 'ffc107'],
+  // Circuits.
+  ['Provisioning', '2196f3'],
+  ['Deprovisioning', 'ffc107'],
+  ['Decommissioned', '9e9e9e'],
 ];
 
 /** Roles that some models take by default (the reference's migration 0062 makes the IP address roles, colours from their CSS classes). */

@@ -235,7 +235,8 @@ export class FilterCompiler {
         const rel = this.ctx.registry.relatedSets(cur).find((r) => r.name === seg);
         if (!rel) throw new UnknownFilterError(key);
         const next = segs[i + 1];
-        if (rest > 0 && (next === 'id' || rel.def.fields[next])) {
+        // On through a field of the related model, or through another reverse relation of it (a provider's circuits' terminations).
+        if (rest > 0 && (next === 'id' || rel.def.fields[next] || (rest > 1 && this.ctx.registry.relatedSets(rel.def).some((r) => r.name === next)))) {
           steps.push({ kind: 'reverse', from: cur, to: rel.def, field: rel.field });
           cur = rel.def;
           continue;

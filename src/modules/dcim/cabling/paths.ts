@@ -8,7 +8,7 @@ import { append } from '../../../core/collections';
 import { chunks } from '../../../core/resource/resource-writer';
 import { unscoped } from '../../../core/resource/query/rows';
 import { perRow } from '../../../core/resource/write/save';
-import { PATH_ENDPOINTS } from './terminations';
+import { PATH_ENDPOINTS, terminationOptions } from './terminations';
 
 /**
  * Cable paths (Nautobot's CablePath): from each path endpoint (an interface, a console or power
@@ -83,6 +83,24 @@ async function termRows(w: WriteContext, nodes: PathNode[]): Promise<Map<string,
   return out;
 }
 
+/** For peers whose model says where a path goes on past them (`across`): the node to continue from, or null. One call per model. */
+async function acrossAll(w: WriteContext, nodes: PathNode[], rows: Map<string, Row>): Promise<Map<string, PathNode | null>> {
+  const out = new Map<string, PathNode | null>();
+  const byType = new Map<string, Row[]>();
+  for (const n of nodes) {
+    const row = rows.get(nodeKey(n));
+    if (row && terminationOptions(w.ctx.registry.get(n.type)).across) append(byType, n.type, row);
+  }
+  for (const [type, list] of byType) {
+    const far = await terminationOptions(w.ctx.registry.get(type)).across!(list, w);
+    for (const r of list) {
+      const f = far.get(String(r.id));
+      out.set(`${type}:${r.id}`, f ? { type, id: String(f.id) } : null);
+    }
+  }
+  return out;
+}
+
 /** The id of the status "Connected" of cables (a path over another status is not reachable). */
 function connectedStatus(w: WriteContext): Promise<string | null> {
   return w.ctx.memo('dcim.cable-status-connected', async () => {
@@ -123,6 +141,7 @@ async function traceAll(w: WriteContext, origins: PathNode[]): Promise<Trace[]> 
     const peers = await termRows(w, moving.map((m) => m.peer));
     // A front port leads to its rear port; a rear port to the front port at the position the path came in by.
     const rears = await termRows(w, moving.filter((m) => m.peer.type === FRONT && peers.get(nodeKey(m.peer))).map((m) => ({ type: REAR, id: String(peers.get(nodeKey(m.peer))!.rear_port_id) })));
+    const beyond = await acrossAll(w, moving.map((m) => m.peer), peers);
     const wanted: { t: Trace; rear: string; position: number }[] = [];
     for (const { t, peer, cable } of moving) {
       if (statuses.get(cable) !== connected) t.active = false;
@@ -152,6 +171,16 @@ async function traceAll(w: WriteContext, origins: PathNode[]): Promise<Trace[]> 
           continue;
         }
         wanted.push({ t, rear: String(peer.id), position });
+      } else if (beyond.has(nodeKey(peer))) {
+        // A circuit: on from its termination on the other side, or the path ends at this one.
+        const far = beyond.get(nodeKey(peer));
+        if (!far) {
+          t.destination = peer;
+          t.done = true;
+          continue;
+        }
+        t.path.push(peer, far);
+        t.node = far;
       } else {
         t.destination = peer;
         t.done = true;

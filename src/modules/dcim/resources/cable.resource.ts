@@ -9,7 +9,7 @@ import { perRow } from '../../../core/resource/write/save';
 import { unscoped } from '../../../core/resource/query/rows';
 import { column } from '../../../database/schema/schema';
 import { statusMixin } from '../../extras/mixins';
-import { CABLE_TERMINATIONS, PATH_ENDPOINTS } from '../cabling/terminations';
+import { CABLE_TERMINATIONS, PATH_ENDPOINTS, terminationOptions } from '../cabling/terminations';
 import { originsThrough, PathNode, retrace } from '../cabling/paths';
 import { CABLE_LENGTH_UNITS, CABLE_STATUSES, CABLE_TYPES, METERS_PER_UNIT } from '../choices';
 import { INTERFACE_TYPES } from '../component-choices';
@@ -56,6 +56,9 @@ async function terminationRow(s: WriteState, w: WriteContext, side: 'a' | 'b'): 
 }
 
 const name = (row: Row) => (row.device_id !== undefined ? componentName(row) : String(row.name ?? row.id));
+
+/** A termination as the reference names it in messages: its model's label where it has one (a circuit termination's "Termination A: AMS1"). */
+const label = (def: ResourceDefinition | undefined, row: Row, w: WriteContext) => terminationOptions(def).label?.(row, w) ?? Promise.resolve(name(row));
 
 /**
  * Sets each end's `cable` and `cable_peer` (or clears them, for cables going: only where they
@@ -169,23 +172,32 @@ export const cableResource = defineResource({
     if (a && b && [ta, tb].every((t) => t === 'dcim.frontport' || t === 'dcim.rearport') && (String(a.rear_port_id) === String(b.id) || String(b.rear_port_id) === String(a.id))) {
       return { __all__: ['A front port cannot be connected to it corresponding rear port'] };
     }
-    for (const row of [a, b]) {
-      if (row?.cable_id && String(row.cable_id) !== String(s.values.id)) return { __all__: [`${name(row)} already has a cable attached (#${row.cable_id})`] };
+    for (const [side, row, def] of [['a', a, da], ['b', b, db]] as const) {
+      const refused = row && terminationOptions(def).refuseCable?.(row);
+      if (refused) return { [`termination_${side}_id`]: [refused] };
+    }
+    for (const [row, def] of [[a, da], [b, db]] as const) {
+      if (row?.cable_id && String(row.cable_id) !== String(s.values.id)) return { __all__: [`${await label(def, row, w)} already has a cable attached (#${row.cable_id})`] };
     }
     if (s.values.length !== null && s.values.length !== undefined && !s.values.length_unit) return { __all__: ['Must specify a unit when setting a cable length'] };
   },
   /** Two cables of one request may not share an end either. */
-  async validateBatch(states) {
+  async validateBatch(states, w) {
     const seen = new Map<string, number>();
-    return states.map((s, i): FieldErrors | void => {
+    const errors: (FieldErrors | void)[] = states.map(() => undefined);
+    for (const [i, s] of states.entries()) {
       for (const side of SIDES) {
         const node = end(s, side);
         if (!node) continue;
         const key = `${node.type}:${node.id}`;
-        if (seen.has(key) && seen.get(key) !== i) return { __all__: [`${name(s.related(`termination_${side}`) ?? { id: node.id })} already has a cable attached`] };
+        if (seen.has(key) && seen.get(key) !== i) {
+          errors[i] = { __all__: [`${await label(w.ctx.registry.get(node.type), s.related(`termination_${side}`) ?? { id: node.id }, w)} already has a cable attached`] };
+          break;
+        }
         seen.set(key, i);
       }
-    });
+    }
+    return errors;
   },
   beforeSave(states) {
     for (const s of states) {
@@ -203,7 +215,9 @@ export const cableResource = defineResource({
     if (created.length) {
       await attach(w, created, false);
       const nodes = created.flatMap((c) => SIDES.map((side) => ({ type: String(c[`termination_${side}_type`]), id: String(c[`termination_${side}_id`]) })));
-      await retrace(w, [...endpoints(w, nodes), ...(await originsThrough(w.exec, nodes.filter((n) => !endpoints(w, [n]).length)))]);
+      // Paths through the new ends are traced again: pass-through ports, and endpoints a path may run through (a circuit's terminations).
+      const through = nodes.filter((n) => !endpoints(w, [n]).length || terminationOptions(w.ctx.registry.get(n.type)).across);
+      await retrace(w, [...endpoints(w, nodes), ...(await originsThrough(w.exec, through))]);
     }
     const restatused = states.filter((s) => !s.create && String(s.existing!.status_id) !== String(s.values.status_id)).map((s) => ({ type: objectType(cableResource), id: String(s.values.id) }));
     if (restatused.length) await retrace(w, await originsThrough(w.exec, restatused));
