@@ -60,6 +60,7 @@ export class AppModule {
           apps.flatMap((a) => a.resources),
           apps.flatMap((a) => a.tables ?? []),
           apps.flatMap((a) => a.extensions ?? []),
+          Object.fromEntries(apps.map((a) => [a.label, a.rootLinks ?? []])),
         ),
         DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings), {
           postgres: plugins.flatMap((p) => p.migrations.postgres),

@@ -84,8 +84,7 @@ export class RootController {
     if (!defs.length) throw new NotFoundError();
     const base = baseUrl(req);
     return Object.fromEntries(
-      defs
-        .map((d) => d.slug)
+      [...defs.map((d) => d.slug), ...this.registry.rootLinksOf(app)]
         .sort()
         .map((slug) => [slug, `${base}/api/${app}/${slug}/`]),
     );

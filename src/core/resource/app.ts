@@ -19,6 +19,8 @@ export interface AppInput {
   global?: boolean;
   /** What it adds to every model that takes its features (extension.ts). */
   extensions?: ModelExtension[];
+  /** Special endpoints its API root lists beside its models (`config` in users), by URL segment. */
+  rootLinks?: string[];
 }
 
 export interface NetkeelApp extends AppInput {

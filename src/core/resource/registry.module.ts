@@ -7,7 +7,13 @@ import { ResourceRegistry } from './registry';
 @Global()
 @Module({})
 export class RegistryModule {
-  static forRoot(defs: ResourceDefinition[], tables: TableSchema[] = [], extensions: ModelExtension[] = []): DynamicModule {
-    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: () => ResourceRegistry.sealed(defs, tables, extensions) }], exports: [ResourceRegistry] };
+  /** `rootLinks`: special endpoints each app's API root lists beside its models, by app label. */
+  static forRoot(defs: ResourceDefinition[], tables: TableSchema[] = [], extensions: ModelExtension[] = [], rootLinks: Record<string, string[]> = {}): DynamicModule {
+    const make = () => {
+      const r = ResourceRegistry.sealed(defs, tables, extensions);
+      for (const [app, links] of Object.entries(rootLinks)) r.addRootLinks(app, links);
+      return r;
+    };
+    return { module: RegistryModule, providers: [{ provide: ResourceRegistry, useFactory: make }], exports: [ResourceRegistry] };
   }
 }

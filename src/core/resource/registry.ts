@@ -89,6 +89,17 @@ export class ResourceRegistry {
     return [...this.byType.values()];
   }
 
+  private readonly rootLinks = new Map<string, string[]>();
+
+  /** Special endpoints (not models) an app's API root lists, by URL segment. */
+  addRootLinks(app: string, links: string[]): void {
+    this.rootLinks.set(app, [...(this.rootLinks.get(app) ?? []), ...links]);
+  }
+
+  rootLinksOf(app: string): string[] {
+    return this.rootLinks.get(app) ?? [];
+  }
+
   /** The model whose own table this is (a through model's link table), if any. */
   byTable(table: string): ResourceDefinition | undefined {
     return this.all().find((d) => d.table === table);

@@ -7,6 +7,7 @@ import { objectPermissionResource } from './resources/object-permission.resource
 import { tokenResource } from './resources/token.resource';
 import { userResource } from './resources/user.resource';
 import { UsersBootstrap } from './users.bootstrap';
+import { UserConfigController } from './config.controller';
 
 /** Browser sessions: the hash of the cookie's id, the user, the CSRF token, when it ends. */
 export const sessionTable = defineTable({
@@ -28,6 +29,8 @@ export const usersApp = defineApp({
   label: 'users',
   resources: [userResource, groupResource, objectPermissionResource, tokenResource],
   tables: [sessionTable, secretCheckTable],
+  controllers: [UserConfigController],
+  rootLinks: ['config'],
   providers: [
     UsersCredentialStore,
     { provide: CREDENTIAL_STORE, useExisting: UsersCredentialStore },
