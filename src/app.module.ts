@@ -16,9 +16,10 @@ import { ipamApp } from './modules/ipam/ipam.module';
 import { identityApp } from './modules/identity/identity.module';
 import { tenancyApp } from './modules/tenancy/tenancy.module';
 import { usersApp } from './modules/users/users.module';
+import { virtualizationApp } from './modules/virtualization/virtualization.module';
 
 /** The apps of netkeel: one line each. Their models, tables and routes follow from them. */
-export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identityApp];
+export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identityApp, virtualizationApp];
 
 export const ALL_RESOURCES = APPS.flatMap((a) => a.resources);
 export const ALL_TABLES = APPS.flatMap((a) => a.tables ?? []);
