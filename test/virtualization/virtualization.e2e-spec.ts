@@ -251,4 +251,23 @@ eachDatabase('virtualization', (t) => {
     expect((await t().get(`${path}${on.id}/`)).status).toBe(404);
     expect((await t().get(`/api/virtualization/interfaces/${vnic.id}/`)).status).toBe(404);
   });
+
+  it('finds objects by the parameters the Ansible modules look them up with', async () => {
+    const box = await vm('lookup-host', { vcpus: 2 });
+    const vnic = await post('/api/virtualization/interfaces/', { virtual_machine: box.id, name: 'eth0', status: 'Active', mac_address: '00:1a:2b:3c:4d:6f' });
+    await post('/api/ipam/prefixes/', { prefix: '198.19.0.0/24', status: 'Active' });
+    const ip = await post('/api/ipam/ip-addresses/', { address: '198.19.0.1/24', status: 'Active', namespace: 'Global' });
+    const assignment = await post('/api/ipam/ip-address-to-interface/', { ip_address: ip.id, vm_interface: vnic.id });
+    // virtual_machine: name and cluster; vm_interface: name and virtual machine; an address: its VM interfaces by name.
+    expect((await get('/api/virtualization/virtual-machines/?name=lookup-host&cluster=ams-kvm')).results.map((o: Obj) => o.id)).toEqual([box.id]);
+    expect((await get('/api/virtualization/interfaces/?name=eth0&virtual_machine=lookup-host')).results.map((o: Obj) => o.id)).toEqual([vnic.id]);
+    expect((await get('/api/ipam/ip-addresses/?address=198.19.0.1/24&vm_interfaces=eth0')).results.map((o: Obj) => o.id)).toEqual([ip.id]);
+    expect((await get(`/api/ipam/ip-address-to-interface/?ip_address=${ip.id}&vm_interface=${vnic.id}`)).results.map((o: Obj) => o.id)).toEqual([assignment.id]);
+    expect((await get(`/api/ipam/ip-address-to-interface/?vm_interface=${vnic.id}&interface__isnull=true`)).count).toBe(1);
+    // What a module writes back is what it reads: an unchanged PATCH changes nothing it compares.
+    const again = (await t().patch(`/api/virtualization/interfaces/${vnic.id}/`, { mac_address: '00:1A:2B:3C:4D:6F', mode: 'access' }).expect(200)).body;
+    expect(again).toMatchObject({ mac_address: '00:1A:2B:3C:4D:6F', mode: { value: 'access', label: 'Access' } });
+    // A cluster's, group's and type's deletion follows the reference: a cluster with VMs is protected, host devices are released.
+    expect((await t().del(`/api/virtualization/cluster-groups/${group.id}/`)).status).toBe(409);
+  });
 });
