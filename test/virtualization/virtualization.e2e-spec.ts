@@ -77,6 +77,9 @@ eachDatabase('virtualization', (t) => {
     expect((await t().patch(`/api/virtualization/clusters/${cluster.id}/`, { comments: 'x' }).expect(400)).body).toEqual({
       location: ['1 devices are assigned as hosts for this cluster but belong to a location other than "AMS1".'],
     });
+    const bulk = await t().patch('/api/virtualization/clusters/', [{ id: elsewhere.id, comments: 'x' }, { id: cluster.id, comments: 'x' }]).expect(400);
+    expect(bulk.body).toEqual({ location: ['1 devices are assigned as hosts for this cluster but belong to a location other than "AMS1".'] });
+    expect((await get(`/api/virtualization/clusters/${elsewhere.id}/`)).comments).toBe('');
     await t().patch(`/api/dcim/devices/${h1.id}/`, { location: site.id }).expect(200);
     await t().patch(`/api/virtualization/clusters/${cluster.id}/`, { comments: 'hosts' }).expect(200);
     await t().patch(`/api/dcim/devices/${h1.id}/`, { cluster: null }).expect(200);
