@@ -18,6 +18,7 @@ import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
 import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-device-assignments';
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
+import { Virtualization1795756906335 } from './1795756906335-virtualization';
 import { Circuits1795756972180 } from './1795756972180-circuits';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 
@@ -43,6 +44,7 @@ export const postgresMigrations = [
   DevicePrimaryIps1795609273111,
   IpamVrfDeviceAssignments1795611340085,
   ComponentOrderIndex1795612970859,
+  Virtualization1795756906335,
   Circuits1795756972180,
   LocationAssignments1795757821092,
 ];

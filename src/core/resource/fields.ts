@@ -152,7 +152,10 @@ export interface GenericForeignKeyField extends BaseField {
 /** A count of other objects pointing here, on root representations only. */
 export interface CountField extends BaseField {
   kind: 'count';
-  /** object_type of the counted model and the foreign key on it that points here. */
+  /**
+   * object_type of the counted model and the foreign key on it that points here, or a path of
+   * foreign keys that ends here (`cluster__location`: virtual machines by their cluster's location).
+   */
   model: string;
   via: string;
 }

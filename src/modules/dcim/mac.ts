@@ -1,3 +1,5 @@
+import { field } from '../../core/resource/fields';
+
 /**
  * MAC addresses as the reference stores them (netaddr's EUI-48 in `mac_unix_expanded_uppercase`
  * form, "00:1A:2B:3C:4D:5E"), from any of the forms it accepts: six groups of one or two hex
@@ -21,3 +23,14 @@ export const MAC_PATTERN = /^([0-9A-F]{2}:){5}[0-9A-F]{2}$/;
 export function macValues(values: unknown[], invalid: (message: string) => never): string[] {
   return values.map((v) => canonicalMac(String(v)) ?? invalid('Enter a valid MAC address.'));
 }
+
+/** A MAC address field (the reference's MACAddressCharField): any form above, stored and shown canonically, blank as null. */
+export const macAddressField = () =>
+  field.string({
+    nullable: true,
+    maxLength: 18,
+    label: 'MAC Address',
+    normalize: (v: string | null) => (v === null || v.trim() === '' ? null : (canonicalMac(v) ?? v)),
+    validate: (v: string | null) => (v === null || MAC_PATTERN.test(v) ? undefined : `Invalid MAC address format: ${v}`),
+    index: true,
+  });

@@ -20,8 +20,15 @@ export interface PrimaryIpHost {
   owner: string;
 }
 
-/** Devices' primary IPs live on their interfaces (virtual machines' on theirs, with virtualization). */
+/** Devices' primary IPs live on their interfaces, virtual machines' on theirs. */
 export const DEVICE_PRIMARY_IPS: PrimaryIpHost = { ownerTable: 'dcim_device', interfaceTable: 'dcim_interface', ownerColumn: 'device_id', assignmentColumn: 'interface_id', owner: 'device' };
+export const VM_PRIMARY_IPS: PrimaryIpHost = {
+  ownerTable: 'virtualization_virtualmachine',
+  interfaceTable: 'virtualization_vminterface',
+  ownerColumn: 'virtual_machine_id',
+  assignmentColumn: 'vm_interface_id',
+  owner: 'virtual machine',
+};
 
 export const primaryIpMixin = (o: PrimaryIpHost) =>
   mixin({

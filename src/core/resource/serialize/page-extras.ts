@@ -105,13 +105,36 @@ async function countExtras(x: ReadRun, def: ResourceDefinition): Promise<PageExt
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'count' || !x.readable(f)) continue;
     const counted = x.ctx.registry.get(f.model);
-    const via = counted?.fields[f.via];
-    if (!counted || !via) continue;
-    if (via.kind !== 'fk' && via.kind !== 'm2m') continue;
+    if (!counted) continue;
     const cc = await visibleRows(x.ctx, x.exec, counted, 'cc');
     let key: Sql;
     let from: Sql;
-    if (via.kind === 'fk') {
+    const hops = f.via.split('__');
+    const via = hops.length === 1 ? counted.fields[f.via] : undefined;
+    if (hops.length > 1) {
+      // A path of foreign keys (`cluster__location`): each object on the way within the requester's view.
+      const joins: Sql[] = [];
+      let at = counted;
+      let alias = 'cc';
+      let last: Sql | null = null;
+      for (const [i, hop] of hops.entries()) {
+        const fk = at.fields[hop];
+        if (fk?.kind !== 'fk' || !x.ctx.registry.get(objectType(fk.target()))) break;
+        if (i === hops.length - 1) {
+          last = ident(alias, fk.column);
+          break;
+        }
+        const next = `ch${joins.length}`;
+        joins.push(sql` ${(await visibleRows(x.ctx, x.exec, fk.target(), next)).join(sql`${ident(next, 'id')} = ${ident(alias, fk.column)}`)}`);
+        at = fk.target();
+        alias = next;
+      }
+      if (!last) continue;
+      key = last;
+      from = cc.fromJoined(join(joins, ''), sql`${key} IN ${PAGE_IDS}`);
+    } else if (!via || (via.kind !== 'fk' && via.kind !== 'm2m')) {
+      continue;
+    } else if (via.kind === 'fk') {
       key = ident('cc', via.column);
       from = cc.from(sql`${key} IN ${PAGE_IDS}`);
     } else {

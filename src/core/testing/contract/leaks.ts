@@ -32,6 +32,15 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
   const secrets = new Set<string>();
   const models = resources.filter((d) => !OWNED.has(objectType(d)));
   const visibleOf = (type: string) => (all.get(type) ?? []).filter((o) => !hidden.get(type)?.has(o.id));
+  /** Ids an object points at through a path of relations (`cluster__location`), each hop among the visible objects. */
+  const pointsAt = (type: string, o: Obj, path: string): string[] => {
+    const [hop, ...rest] = path.split('__');
+    const ids = [o[hop]].flat().map(idOf).filter((x): x is string => !!x);
+    const f = registry.get(type)?.fields[hop];
+    if (!rest.length || !f || f.kind !== 'fk') return rest.length ? [] : ids;
+    const next = objectType(f.target());
+    return visibleOf(next).filter((x) => ids.includes(x.id)).flatMap((x) => pointsAt(next, x, rest.join('__')));
+  };
 
   const assertClean = (where: string, body: unknown) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -162,7 +171,7 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
         for (const f of counted) {
           if (f.kind !== 'count' || !registry.get(f.model)) continue;
           for (const o of reps) {
-            const n = visibleOf(f.model).filter((x) => [x[f.via]].flat().map(idOf).includes(o.id)).length;
+            const n = visibleOf(f.model).filter((x) => pointsAt(f.model, x, f.via).includes(o.id)).length;
             expect({ type, field: f.name, id: o.id, value: o[f.name] }).toEqual({ type, field: f.name, id: o.id, value: n });
           }
         }

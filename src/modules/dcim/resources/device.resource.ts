@@ -40,8 +40,8 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
- * rack of that location or below it, optionally a member of a virtual chassis. Left out until
- * their models exist: clusters, config contexts, secrets groups, software versions,
+ * rack of that location or below it, optionally a member of a virtual chassis and a host of a
+ * cluster. Left out until their models exist: config contexts, secrets groups, software versions,
  * controller groups and redundancy groups. A new device gets its type's components; a parent
  * device that moves takes the children in its bays along.
  */
@@ -83,6 +83,7 @@ export const deviceResource = defineResource({
     virtual_chassis: field.foreignKey(model('dcim.virtualchassis'), { nullable: true, onDelete: 'setNull', relatedName: 'members' }),
     vc_position: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis position' }),
     vc_priority: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis priority' }),
+    cluster: field.foreignKey(model('virtualization.cluster'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
   },
   uniqueTogether: [
     {
@@ -126,6 +127,11 @@ export const deviceResource = defineResource({
     if (type && platform?.manufacturer_id && String(platform.manufacturer_id) !== String(type.manufacturer_id)) {
       const [limited, belongs] = await Promise.all([manufacturerName(w, platform.manufacturer_id), manufacturerName(w, type.manufacturer_id)]);
       return { platform: [`The assigned platform is limited to ${limited} device types, but this device's type belongs to ${belongs}.`] };
+    }
+    // A host of a cluster lies in the cluster's location or below it.
+    const cluster = s.related('cluster');
+    if (cluster?.location_id && !(await withinLocation(w, cluster.location_id, s.values.location_id))) {
+      return { cluster: [`The assigned cluster belongs to a location that does not include ${await locationName(w, s.values.location_id)}.`] };
     }
     if (s.values.virtual_chassis_id && (s.values.vc_position ?? null) === null) return { vc_position: ['A device assigned to a virtual chassis must have its position defined.'] };
     // The reference checks removal only (a master moved to another chassis directly is not refused).

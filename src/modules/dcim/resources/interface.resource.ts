@@ -6,7 +6,7 @@ import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../../ipam/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
-import { canonicalMac, MAC_PATTERN, macValues } from '../mac';
+import { macAddressField, macValues } from '../mac';
 import { withinLocation } from '../mixins';
 import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { componentName, deviceComponent } from './device-component';
@@ -59,7 +59,7 @@ async function sameDeviceOrChassis(s: WriteState, w: WriteContext, fieldName: st
 }
 
 /** The VLAN's locations, where it has any; a VLAN without one is global. */
-async function vlanLocations(w: WriteContext, vlanIds: string[]): Promise<Map<string, string[]>> {
+export async function vlanLocations(w: WriteContext, vlanIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (!vlanIds.length) return out;
   const rows = await w.exec.query<{ vlan_id: string; location_id: string }>(
@@ -92,14 +92,7 @@ export const interfaceResource = defineResource({
   fields: {
     type: field.choice(INTERFACE_TYPES, { required: true, maxLength: 50 }),
     enabled: field.boolean({ default: true }),
-    mac_address: field.string({
-      nullable: true,
-      maxLength: 18,
-      label: 'MAC Address',
-      normalize: (v: string | null) => (v === null || v.trim() === '' ? null : (canonicalMac(v) ?? v)),
-      validate: (v: string | null) => (v === null || MAC_PATTERN.test(v) ? undefined : `Invalid MAC address format: ${v}`),
-      index: true,
-    }),
+    mac_address: macAddressField(),
     mtu: field.integer({ nullable: true, minValue: 1, maxValue: 65536, label: 'MTU' }),
     mgmt_only: field.boolean({ label: 'Management only', help: 'This interface is used only for out-of-band management' }),
     speed: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647 }),

@@ -31,7 +31,8 @@ export const locationResource = defineResource({
     device_count: field.count('dcim.device', 'location'),
     prefix_count: field.count('ipam.prefix', 'locations'),
     rack_count: field.count('dcim.rack', 'location'),
-    virtual_machine_count: field.count('virtualization.virtualmachine', 'location'),
+    // Virtual machines are where their cluster is.
+    virtual_machine_count: field.count('virtualization.virtualmachine', 'cluster__location'),
     vlan_count: field.count('ipam.vlan', 'locations'),
     name: field.string({ required: true, maxLength: 100 }),
     description: field.string({ maxLength: 200 }),

@@ -122,6 +122,15 @@ const assignedToDevices: CustomFilter = {
   },
 };
 
+/** Addresses assigned to an interface of these virtual machines (by name or id). */
+const assignedToVirtualMachines: CustomFilter = {
+  compile: async (values, _l, h) => {
+    const ids = await h.resolveIds(model('virtualization.virtualmachine')(), values);
+    if (!ids.length) return FALSE;
+    return sql`${h.col('id')} IN (SELECT a.${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident('virtualization_vminterface')} i ON i.${ident('id')} = a.${ident('vm_interface_id')} WHERE ${inList(ident('i', 'virtual_machine_id'), ids)})`;
+  },
+};
+
 export const ipAddressResource = defineResource({
   app: 'ipam',
   model: 'ipaddress',
@@ -183,6 +192,8 @@ export const ipAddressResource = defineResource({
     q: searchFilter(HOST_COLUMNS),
     device: assignedToDevices,
     device_id: assignedToDevices,
+    virtual_machine: assignedToVirtualMachines,
+    virtual_machine_id: assignedToVirtualMachines,
     has_interface_assignments: {
       boolean: true,
       compile: (values, _l, h) => {
@@ -191,8 +202,8 @@ export const ipAddressResource = defineResource({
       },
     },
   },
-  // `interfaces` (name or id) comes from the interfaces' reverse relation; these are its other names.
-  filterAliases: { interface: 'interfaces', interface_id: 'interfaces' },
+  // `interfaces` and `vm_interfaces` (name or id) come from the interfaces' reverse relations; these are their other names.
+  filterAliases: { interface: 'interfaces', interface_id: 'interfaces', vm_interface: 'vm_interfaces', vm_interface_id: 'vm_interfaces' },
   uniqueTogether: [{ fields: ['namespace', 'ip_version', 'host'], field: '__all__', message: 'IP address with this Parent and Host already exists.' }],
   search: ['dns_name', 'description'],
   features: ['tags', 'customFields', 'notes'],
