@@ -81,7 +81,7 @@ export interface ForeignKeyField extends BaseField {
    * (the reference's default statuses of a model); the app decides what it does without them.
    */
   seedNames?: readonly string[];
-  /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug. */
+  /** Name of the reverse relation on the target, for filters (`locations`, `has_locations`); default the owner's slug; `+` for none. */
   relatedName?: string;
   /** Kept by the engine or a hook (a computed parent): a SET NULL by a delete is bookkeeping, not a change by the requester. */
   maintained?: boolean;
@@ -107,7 +107,7 @@ export interface ManyToManyField extends BaseField {
   single?: boolean;
   /** Filters by this field include the target's descendants (tree models). */
   tree?: boolean;
-  /** Name of the reverse relation on the target, for filters; default the owner's slug. */
+  /** Name of the reverse relation on the target, for filters; default the owner's slug; `+` for none. */
   relatedName?: string;
   /** Shown after the timestamps (as the reference shows tags), never as a reference attribute on write. */
   trailing?: boolean;
