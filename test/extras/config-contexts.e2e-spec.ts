@@ -102,6 +102,21 @@ eachDatabase(
       expect(await context(d.id)).toEqual({ tagged: true, silver: true });
     });
 
+    it('answers the queries pynautobot and the Ansible inventory send', async () => {
+      const d = await post('/api/dcim/devices/', device({ name: 'inventoried', local_config_context_data: { host: 'own' } }));
+      await ctx({ name: 'site-wide', data: { site: 'ams' }, locations: [site.id] });
+      // pynautobot: nb.dcim.devices.get(name=..., include="config_context")
+      const got = (await t().get('/api/dcim/devices/?name=inventoried&include=config_context').expect(200)).body;
+      expect(got.results.map((x: any) => x.config_context)).toEqual([{ site: 'ams', host: 'own' }]);
+      // The inventory plugin with config_context: true (every device, depth 1, many-to-many included).
+      const inventory = (await t().get('/api/dcim/devices/?limit=0&depth=1&exclude_m2m=False&include=config_context').expect(200)).body;
+      const host = inventory.results.find((x: any) => x.id === d.id);
+      expect(host.config_context).toEqual({ site: 'ams', host: 'own' });
+      expect(host.location.name).toBe('AMS1');
+      // The lookup plugin's config-contexts endpoint, filtered.
+      expect((await t().get('/api/extras/config-contexts/?location=AMS1&is_active=true').expect(200)).body.results.map((x: any) => x.name)).toEqual(['site-wide']);
+    });
+
     it('ignores inactive contexts', async () => {
       const d = await post('/api/dcim/devices/', device({ name: 'r7' }));
       const c = await ctx({ name: 'switched', data: { on: true } });

@@ -50,9 +50,9 @@ export function dimensionThrough(d: Dimension): ManyToManyField['through'] {
   return { table: `${CONTEXT_TABLE}_${d.field}`, source: CONTEXT_SOURCE, target: `${d.target.split('.')[1]}_id` };
 }
 
-/** The context's many-to-many fields, one per dimension. */
+/** The context's many-to-many fields, one per dimension (CSV: the targets' names, so an export re-imports whole). */
 export function dimensionFields(): Record<string, ManyToManyField> {
-  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+' })]));
+  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+', csvNames: true })]));
 }
 
 /** The reference's filter names, each an alias of its dimension's field filter. */

@@ -25,7 +25,8 @@ const FORMATS: Record<string, (s: string) => boolean> = {
   },
 };
 
-const ajvOptions = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, validateSchema: false } as const;
+// Unknown formats are not checked and not logged, as the reference's checker ignores them.
+const ajvOptions = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, validateSchema: false, logger: false } as const;
 
 function newAjv(): Ajv {
   const ajv = new Ajv(ajvOptions);
@@ -42,9 +43,11 @@ const MAX_COMPILED = 200;
 
 /** Why a schema cannot be used (the reference's SchemaError message), or undefined when it can. */
 export function schemaError(schema: unknown): string | undefined {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'boolean')) return `${pyRepr(schema)} is not of type 'object', 'boolean'`;
   if (!metaChecker.validateSchema(schema as object)) return bestMessage(metaChecker.errors ?? [], schema);
-  // Patterns run against stored data on every write: bounded as the API's regular expressions are.
   for (const p of patterns(schema)) {
+    if (!FORMATS.regex(p)) return `${pyRepr(p)} is not a 'regex'`;
+    // Patterns run against stored data on every write: bounded as the API's regular expressions are.
     try {
       checkRegex(p);
     } catch (e) {

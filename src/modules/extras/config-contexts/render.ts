@@ -100,7 +100,7 @@ export async function matchContexts(exec: Executor, registry: ResourceRegistry, 
   const withClause = ctes.length ? sql`WITH RECURSIVE ${join(ctes)} ` : sql``;
   const rows = await exec.query<{ object_id: string; context_id: string; weight: number; name: string; data: unknown }>(sql`${withClause}SELECT ${ident('o', 'id')} AS object_id, ${ident('c', 'id')} AS context_id, ${ident('c', 'weight')} AS weight, ${ident('c', 'name')} AS name,
       CASE WHEN ROW_NUMBER() OVER (PARTITION BY ${ident('c', 'id')} ORDER BY ${ident('o', 'id')}) = 1 THEN ${ident('c', 'data')} END AS data
-    ${objects.fromJoined(sql` ${unscoped(contexts, 'c').join(sql`${ident('c', 'is_active')} = ${true}`)}`, and([inList(ident('o', 'id'), ids), ...conds]))}`);
+    ${objects.fromJoined(sql` ${unscoped(contexts, 'c').join(sql`${ident('c', 'is_active')} = ${exec.dialect.toDb(true, 'boolean')}`)}`, and([inList(ident('o', 'id'), ids), ...conds]))}`);
   for (const r of rows) {
     const objectId = String(r.object_id);
     const list = out.byObject.get(objectId) ?? [];
