@@ -50,9 +50,9 @@ export function dimensionThrough(d: Dimension): ManyToManyField['through'] {
   return { table: `${CONTEXT_TABLE}_${d.field}`, source: CONTEXT_SOURCE, target: `${d.target.split('.')[1]}_id` };
 }
 
-/** The context's many-to-many fields, one per dimension (CSV: the targets' names, so an export re-imports whole). */
+/** The context's many-to-many fields, one per dimension (written through the API, not CSV, as other many-to-many fields). */
 export function dimensionFields(): Record<string, ManyToManyField> {
-  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+', csvNames: true })]));
+  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+' })]));
 }
 
 /** The reference's filter names, each an alias of its dimension's field filter. */
