@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     await timed('page of 1,000 interfaces', offsets.map(() => '/api/dcim/interfaces/?limit=1000'));
     await timed('page of 1,000 locations', offsets.map(() => '/api/dcim/locations/?limit=1000'));
     await timed('page of 1,000 interfaces at offsets up to 90,000', offsets.map((o) => `/api/dcim/interfaces/?limit=1000&offset=${o}`));
-    const some = await list('/api/dcim/devices/?limit=30&offset=500');
+    const some = await list(`/api/dcim/devices/?limit=30&offset=${Math.min(500, Math.floor(devicesWanted / 2))}`);
     await timed('device detail', some.map((d) => `/api/dcim/devices/${d.id}/`));
     await timed('device detail, include=config_context', some.map((d) => `/api/dcim/devices/${d.id}/?include=config_context`));
     await timed('page of 1,000 devices', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000'));

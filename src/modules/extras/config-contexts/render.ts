@@ -32,7 +32,8 @@ function sourceOf(def: ResourceDefinition, dim: Dimension): Source | null {
         // Reads the chain whoever may view it: the reference walks it unrestricted.
         expr = i === 0 ? ident('o', col) : unscoped(current, `h${i}`).select(col, sql`${ident(`h${i}`, 'id')} = ${expr}`);
         current = f.target();
-      } else if (f?.kind === 'm2m' && i === hops.length - 1) {
+      } else if (f?.kind === 'm2m' && i === 0 && hops.length === 1) {
+        // A set on the object itself (its tags): read from its row in the statement's `objs`.
         const th = f.through;
         const disc = th.discriminator ? sql` AND ${ident('th', th.discriminator)} = ${objectType(current)}` : sql``;
         owner = sql`SELECT ${ident('th', th.target)} FROM ${ident(th.table)} ${ident('th')} WHERE ${ident('th', th.source)} = ${expr}${disc}`;
@@ -65,42 +66,60 @@ export interface Matches {
 }
 
 /**
- * The active contexts that match each of the objects, in one statement for all of them: the
- * objects crossed with the active contexts, each dimension a condition (the context names none
- * of it, or names one of the object's values; for a tree, one of the value's ancestors, walked
- * by a recursive part of the same statement). A context's data comes once, on its first row.
- * Every context is read whatever the requester may view of contexts, locations or tenant
- * groups, as the reference renders them (its annotation reads them unrestricted).
+ * The active contexts that match each of the objects, in one statement for all of them, built
+ * of joins the planner estimates well (a correlated test per object and context made
+ * PostgreSQL expect millions of row visits and spend seconds compiling it with JIT):
+ * - `objs`: the objects with their value of each dimension;
+ * - per tree dimension, the ancestors of the values (a recursive part);
+ * - per dimension, `m<k>`: the (object, context) pairs whose link names the object's value (or
+ *   an ancestor, or one of its tags), and `h<k>`: the contexts that name any of the dimension;
+ * - the objects crossed with the active contexts, kept where for every dimension the context
+ *   names none (`h<k>` misses) or matches (`m<k>` hits).
+ * A context's data comes once, on its first row. Every context is read whatever the requester
+ * may view of contexts, locations or tenant groups, as the reference renders them (its
+ * annotation reads them unrestricted).
  */
 export async function matchContexts(exec: Executor, registry: ResourceRegistry, def: ResourceDefinition, ids: string[]): Promise<Matches> {
   const out: Matches = { byObject: new Map(), data: new Map() };
   const contexts = registry.get('extras.configcontext');
   if (!contexts || !ids.length) return out;
-  const ctes: Sql[] = [];
+  const list = sourcesOf(def);
+  const values = list.flatMap((s, k) => (s.kind === 'one' ? [sql`${s.expr} AS ${ident(`v${k}`)}`] : []));
+  const ctes: Sql[] = [sql`${ident('objs')} AS (SELECT ${join([ident('o', 'id'), ...values])} ${unscoped(def, 'o').from(inList(ident('o', 'id'), ids))})`];
+  const joins: Sql[] = [];
   const conds: Sql[] = [];
-  const objects = unscoped(def, 'o');
-  for (const s of sourcesOf(def)) {
+  const cc = ident(CONTEXT_SOURCE);
+  list.forEach((s, k) => {
     const th = dimensionThrough(s.dim);
-    const link = (extra: Sql, joins: Sql = sql``) => sql`EXISTS (SELECT 1 FROM ${ident(th.table)} ${ident('l')}${joins} WHERE ${ident('l', CONTEXT_SOURCE)} = ${ident('c', 'id')}${extra})`;
-    let match: Sql;
-    if (s.kind === 'set') match = link(sql` AND ${ident('l', th.target)} IN (${s.select})`);
-    else if (s.dim.tree && s.target.tree) {
-      const up = `up_${ctes.length}`;
+    const [m, h, v] = [`m${k}`, `h${k}`, ident('x', `v${k}`)];
+    let pairs: Sql;
+    if (s.kind === 'set') {
+      // The object's own set (tags): `o` is the object's row in `objs`.
+      pairs = sql`SELECT DISTINCT ${ident('o', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('o')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} IN (${s.select})`;
+    } else if (s.dim.tree && s.target.tree) {
+      const up = `up${k}`;
       const parent = (s.target.fields[s.target.tree.parent] as ForeignKeyField).column;
-      const seed = sql`SELECT ${s.expr} ${unscoped(def, 'o').from(inList(ident('o', 'id'), ids))}`;
       ctes.push(sql`${ident(up)} (start_id, id, parent_id) AS (
-        SELECT ${ident('t', 'id')}, ${ident('t', 'id')}, ${ident('t', parent)} ${unscoped(s.target, 't').from(sql`${ident('t', 'id')} IN (${seed})`)}
+        SELECT ${ident('t', 'id')}, ${ident('t', 'id')}, ${ident('t', parent)} ${unscoped(s.target, 't').from(sql`${ident('t', 'id')} IN (SELECT ${ident(`v${k}`)} FROM ${ident('objs')})`)}
         UNION ALL
         SELECT ${ident(up, 'start_id')}, ${ident('p', 'id')}, ${ident('p', parent)} FROM ${ident(up)} ${unscoped(s.target, 'p').join(sql`${ident('p', 'id')} = ${ident(up, 'parent_id')}`)}
       )`);
-      match = link(sql` AND ${ident('a', 'start_id')} = ${s.expr}`, sql` JOIN ${ident(up)} ${ident('a')} ON ${ident('a', 'id')} = ${ident('l', th.target)}`);
-    } else match = link(sql` AND ${ident('l', th.target)} = ${s.expr}`);
-    conds.push(sql`(NOT ${link(sql``)} OR ${match})`);
-  }
-  const withClause = ctes.length ? sql`WITH RECURSIVE ${join(ctes)} ` : sql``;
-  const rows = await exec.query<{ object_id: string; context_id: string; weight: number; name: string; data: unknown }>(sql`${withClause}SELECT ${ident('o', 'id')} AS object_id, ${ident('c', 'id')} AS context_id, ${ident('c', 'weight')} AS weight, ${ident('c', 'name')} AS name,
+      pairs = sql`SELECT DISTINCT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(up)} ${ident('a')} ON ${ident('a', 'start_id')} = ${v} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${ident('a', 'id')}`;
+    } else {
+      pairs = sql`SELECT DISTINCT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${v}`;
+    }
+    ctes.push(sql`${ident(m)} AS (${pairs})`, sql`${ident(h)} AS (SELECT DISTINCT ${cc} AS cid FROM ${ident(th.table)})`);
+    joins.push(
+      sql` LEFT JOIN ${ident(h)} ON ${ident(h, 'cid')} = ${ident('c', 'id')}`,
+      sql` LEFT JOIN ${ident(m)} ON ${ident(m, 'oid')} = ${ident('o', 'id')} AND ${ident(m, 'cid')} = ${ident('c', 'id')}`,
+    );
+    conds.push(sql`(${ident(h, 'cid')} IS NULL OR ${ident(m, 'oid')} IS NOT NULL)`);
+  });
+  const rows = await exec.query<{ object_id: string; context_id: string; weight: number; name: string; data: unknown }>(sql`WITH RECURSIVE ${join(ctes)}
+    SELECT ${ident('o', 'id')} AS object_id, ${ident('c', 'id')} AS context_id, ${ident('c', 'weight')} AS weight, ${ident('c', 'name')} AS name,
       CASE WHEN ROW_NUMBER() OVER (PARTITION BY ${ident('c', 'id')} ORDER BY ${ident('o', 'id')}) = 1 THEN ${ident('c', 'data')} END AS data
-    ${objects.fromJoined(sql` ${unscoped(contexts, 'c').join(sql`${ident('c', 'is_active')} = ${exec.dialect.toDb(true, 'boolean')}`)}`, and([inList(ident('o', 'id'), ids), ...conds]))}`);
+    FROM ${ident('objs')} ${ident('o')} ${unscoped(contexts, 'c').join(sql`${ident('c', 'is_active')} = ${exec.dialect.toDb(true, 'boolean')}`)}${join(joins, '')}
+    WHERE ${and(conds)}`);
   for (const r of rows) {
     const objectId = String(r.object_id);
     const list = out.byObject.get(objectId) ?? [];
