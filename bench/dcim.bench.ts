@@ -3,7 +3,8 @@
  * interfaces (and a console port) from its type's templates, and 1,000 locations to compare
  * with; then, on one connection: pages of 1,000 interfaces and of 1,000 locations at depth 0,
  * bulk creates of 1,000 interfaces and of 1,000 cables (paths traced and stored), a device
- * detail and an interface's trace, with statements per request.
+ * detail (plain and with `include=config_context`, 20 config contexts present), a page of 1,000
+ * devices with and without it, and an interface's trace, with statements per request.
  *
  * Usage: npm run bench:dcim -- --db=postgres   (pglite | postgres | mysql)
  */
@@ -15,7 +16,9 @@ const TARGETS: Record<string, string> = {
   'bulk create 100 devices (4,800 interfaces from templates)': '',
   'page of 1,000 interfaces': '<= 1.5x a page of 1,000 locations',
   'bulk create 1,000 interfaces': '<= 1000 ms',
-  'device detail': '<= 10 ms median',
+  'device detail': '',
+  'device detail, include=config_context': '<= 10 ms median',
+  'page of 1,000 devices, include=config_context': '',
 };
 
 async function main(): Promise<void> {
@@ -75,6 +78,15 @@ async function main(): Promise<void> {
     let c = 0;
     await timed('bulk create 96 cables (paths traced)', Array.from({ length: 2 }, () => '/api/dcim/cables/'), 'POST', () => cableBodies[c++], 201);
 
+    // 20 config contexts: global ones, by role, by device type, and by one site each.
+    await post('/api/extras/config-contexts/', [
+      { name: 'global', weight: 100, data: { ntp: { servers: ['10.0.0.1', '10.0.0.2'] }, dns: ['10.0.1.1'] } },
+      { name: 'global-late', weight: 3000, data: { syslog: { host: '10.0.2.1', level: 'info' } } },
+      { name: 'by-role', weight: 500, data: { snmp: { community: 'access' } }, roles: [role.id] },
+      { name: 'by-type', weight: 600, data: { ntp: { prefer: '10.0.0.1' } }, device_types: [type.id] },
+      ...Array.from({ length: 16 }, (_, n) => ({ name: `site-${n}`, weight: 1000 + n, data: { site: { name: `site-${n}`, vlan: n } }, locations: [locations[n].id] })),
+    ]);
+
     if (vacuum) await vacuum();
 
     // ---- reads, one connection ----
@@ -83,8 +95,11 @@ async function main(): Promise<void> {
     await timed('page of 1,000 interfaces', offsets.map(() => '/api/dcim/interfaces/?limit=1000'));
     await timed('page of 1,000 locations', offsets.map(() => '/api/dcim/locations/?limit=1000'));
     await timed('page of 1,000 interfaces at offsets up to 90,000', offsets.map((o) => `/api/dcim/interfaces/?limit=1000&offset=${o}`));
-    const some = await list('/api/dcim/devices/?limit=30&offset=500');
+    const some = await list(`/api/dcim/devices/?limit=30&offset=${Math.min(500, Math.floor(devicesWanted / 2))}`);
     await timed('device detail', some.map((d) => `/api/dcim/devices/${d.id}/`));
+    await timed('device detail, include=config_context', some.map((d) => `/api/dcim/devices/${d.id}/?include=config_context`));
+    await timed('page of 1,000 devices', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000'));
+    await timed('page of 1,000 devices, include=config_context', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=config_context'));
     const cabled = await list('/api/dcim/interfaces/?cabled=true&limit=30');
     await timed('interface trace', cabled.map((x) => `/api/dcim/interfaces/${x.id}/trace/`));
 

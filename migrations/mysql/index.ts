@@ -18,6 +18,7 @@ import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
 import { Virtualization1795756906335 } from './1795756906335-virtualization';
 import { Circuits1795756972180 } from './1795756972180-circuits';
+import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
@@ -42,5 +43,6 @@ export const mysqlMigrations = [
   ComponentOrderIndex1795612970859,
   Virtualization1795756906335,
   Circuits1795756972180,
+  ConfigContexts1795757085114,
   LocationAssignments1795757821092,
 ];

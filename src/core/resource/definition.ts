@@ -233,17 +233,21 @@ export function defineResource(declared: ResourceInput): ResourceDefinition {
     filters: input.filters && ownMap(input.filters),
     filterAliases: input.filterAliases && ownMap(input.filterAliases),
   } as ResourceDefinition;
-  for (const [name, f] of Object.entries(def.fields)) {
-    f.name = name;
-    if (f.kind === 'scalar' && !f.column) f.column = name;
-    if (f.kind === 'fk' && !f.column) f.column = `${name}_id`;
-    if (f.kind === 'gfk') {
-      if (!f.typeColumn) f.typeColumn = `${name}_type`;
-      if (!f.idColumn) f.idColumn = `${name}_id`;
-    }
-  }
+  for (const [name, f] of Object.entries(def.fields)) nameField(name, f);
   DEFINED.set(objectType(def), def);
   return def;
+}
+
+/** Gives a declared field its name and default columns (`<name>`, `<name>_id`, `<name>_type`). */
+export function nameField<F extends Field>(name: string, f: F): F {
+  f.name = name;
+  if (f.kind === 'scalar' && !f.column) f.column = name;
+  if (f.kind === 'fk' && !f.column) f.column = `${name}_id`;
+  if (f.kind === 'gfk') {
+    if (!f.typeColumn) f.typeColumn = `${name}_type`;
+    if (!f.idColumn) f.idColumn = `${name}_id`;
+  }
+  return f;
 }
 
 /** Every model defined in this process, by object type (whatever the registry of an app installs). */

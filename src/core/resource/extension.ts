@@ -2,7 +2,7 @@ import type { Executor, Row } from '../../database/db';
 import type { ColumnSchema } from '../../database/schema/schema';
 import type { Sql } from '../../database/sql';
 import type { RequestContext } from '../context';
-import type { Feature, ResourceDefinition } from './definition';
+import type { CustomFilter, Feature, ResourceDefinition } from './definition';
 import type { Field, OpenApiSchema, ScalarField } from './fields';
 
 /**
@@ -19,6 +19,8 @@ export interface ModelExtension {
   fields?(def: ResourceDefinition, lookup: (type: string) => ResourceDefinition | undefined): Record<string, Field>;
   /** Filter names that stand for another (`tag` -> `tags`). */
   filterAliases?: Record<string, string>;
+  /** Filters that are no field's (a model's own of the same name wins). */
+  filters?: Record<string, CustomFilter>;
   /** Columns stored on the model's table. */
   columns?: ColumnSchema[];
   represent?: RepresentPart;
@@ -72,9 +74,9 @@ export interface PrefixFilterHelpers extends ExtensionContext {
   scalar(f: Pick<ScalarField, 'type' | 'name'>, expr: Sql, lookup: string, values: unknown[]): Sql;
 }
 
-/** A body key an extension owns on write (`custom_fields`). */
+/** A body key an extension owns on write (`custom_fields`), or, without a key, a check of every write's values. */
 export interface WritePart {
-  key: string;
+  key?: string;
   /**
    * After references resolve, before the model's rules: validates what the items sent under
    * `key` (undefined when absent) and sets the stored columns.

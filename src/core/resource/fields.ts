@@ -107,7 +107,7 @@ export interface ManyToManyField extends BaseField {
   single?: boolean;
   /** Filters by this field include the target's descendants (tree models). */
   tree?: boolean;
-  /** Name of the reverse relation on the target, for filters; default the owner's slug. */
+  /** Name of the reverse relation on the target, for filters; default the owner's slug; `+` for none. */
   relatedName?: string;
   /** Shown after the timestamps (as the reference shows tags), never as a reference attribute on write. */
   trailing?: boolean;

@@ -1,5 +1,5 @@
 import type { TableSchema } from '../../database/schema/schema';
-import { objectType, ownMap, ResourceDefinition } from './definition';
+import { nameField, objectType, ownMap, ResourceDefinition } from './definition';
 import type { ModelExtension } from './extension';
 import type { ForeignKeyField, ManyToManyField } from './fields';
 import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
@@ -59,10 +59,14 @@ export class ResourceRegistry {
     const taken = this.extensions.filter((e) => !e.feature || def.features.includes(e.feature));
     this.extensionsByDef.set(def, taken);
     for (const e of taken) {
-      for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = { ...f, name };
+      for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = nameField(name, { ...f });
       for (const [alias, target] of Object.entries(e.filterAliases ?? {})) {
         def.filterAliases ??= ownMap({});
         if (!Object.hasOwn(def.filterAliases, alias)) def.filterAliases[alias] = target;
+      }
+      for (const [name, f] of Object.entries(e.filters ?? {})) {
+        def.filters ??= ownMap({});
+        if (!def.filters[name]) def.filters[name] = f;
       }
       for (const c of e.columns ?? []) {
         def.columns ??= {};
@@ -188,6 +192,8 @@ export class ResourceRegistry {
   }
 
   private addRelated(target: ResourceDefinition, owner: ResourceDefinition, f: ForeignKeyField | ManyToManyField): void {
+    // '+': no reverse relation to filter by (Django's related_name="+").
+    if (f.relatedName === '+') return;
     const name = f.relatedName ?? (owner === target && owner.tree?.parent === f.name ? 'children' : owner.slug.replace(/-/g, '_'));
     // Django's related_name "+": the target has no reverse relation by this key (no `<name>=` / `has_<name>` filters).
     if (name === '+') return;

@@ -5,7 +5,7 @@ import type { Action, RequestContext } from '../context';
 import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
-import { first, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
+import { first, INCLUDE_OPTIONS, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
 import { unscoped } from './query/rows';
 import { filterCompiler, visibleRows } from './query/scope';
 import { orderBy } from './query/sort';
@@ -155,7 +155,8 @@ export class ResourceService {
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     const reps = await new Representer(ctx, exec).represent(def, ids.map((i) => byId.get(i)!).filter(Boolean), {
       depth: 0,
-      include: new Set(['relationships', 'computed_fields']),
+      // As the reference: opt-in blocks are always part of a write's response.
+      include: new Set(INCLUDE_OPTIONS),
     });
     return reps;
   }

@@ -1,6 +1,7 @@
 import { objectType } from '../../core/resource/definition';
 import type { ModelExtension } from '../../core/resource/extension';
 import { field } from '../../core/resource/fields';
+import { configContextsExtension } from './config-contexts/extension';
 import { customFieldsExtension } from './custom-fields/extension';
 
 export const TAG_TYPE = 'extras.tag';
@@ -52,4 +53,4 @@ const block = (name: string): ModelExtension => ({
 });
 
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships')];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships'), configContextsExtension];

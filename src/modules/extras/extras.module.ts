@@ -6,6 +6,8 @@ import { ExtrasCustomFieldSource } from './custom-fields/source';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { noteResource } from './resources/note.resource';
+import { configContextResource } from './resources/config-context.resource';
+import { configContextSchemaResource } from './resources/config-context-schema.resource';
 import { customFieldChoiceResource, customFieldResource } from './resources/custom-field.resource';
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
@@ -22,7 +24,7 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource],
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource],
   tables: [taggedItemTable],
   extensions: extrasExtensions,
   controllers: [NotesController],

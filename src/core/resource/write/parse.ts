@@ -35,7 +35,7 @@ export function parse(run: WriteRun, def: ResourceDefinition, input: Record<stri
       else throw e;
     }
   }
-  for (const e of run.ctx.registry.extensionsOf(def)) if (e.write && Object.hasOwn(input, e.write.key)) item.extended.set(e, input[e.write.key]);
+  for (const e of run.ctx.registry.extensionsOf(def)) if (e.write?.key && Object.hasOwn(input, e.write.key)) item.extended.set(e, input[e.write.key]);
   return item;
 }
 

@@ -23,7 +23,7 @@ export function expectMatches(body: Obj, input: Obj, writeOnly: string[] = []): 
 /** A representation without what legitimately differs between two reads (opt-in blocks that write responses always carry). */
 export const stripWith = (extra: string[]) => (o: Obj) => {
   const rest = { ...o };
-  for (const k of ['last_updated', 'computed_fields', 'relationships', ...extra]) delete rest[k];
+  for (const k of ['last_updated', 'computed_fields', 'relationships', 'config_context', ...extra]) delete rest[k];
   return rest;
 };
 

@@ -41,7 +41,7 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis and a host of a
- * cluster. Left out until their models exist: config contexts, secrets groups, software versions,
+ * cluster. Left out until their models exist: secrets groups, software versions,
  * controller groups and redundancy groups. A new device gets its type's components; a parent
  * device that moves takes the children in its bays along.
  */
@@ -79,7 +79,6 @@ export const deviceResource = defineResource({
     position: field.integer({ nullable: true, minValue: 1, maxValue: 32767, label: 'Position (U)', help: 'The lowest-numbered unit occupied by the device' }),
     face: field.choice(DEVICE_FACES, { maxLength: 50, label: 'Rack face' }),
     comments: field.text(),
-    local_config_context_data: field.json({ nullable: true }),
     virtual_chassis: field.foreignKey(model('dcim.virtualchassis'), { nullable: true, onDelete: 'setNull', relatedName: 'members' }),
     vc_position: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis position' }),
     vc_priority: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis priority' }),
@@ -108,7 +107,7 @@ export const deviceResource = defineResource({
       compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('device_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
     },
   },
-  features: ['tags', 'customFields', 'notes'],
+  features: ['tags', 'customFields', 'notes', 'configContexts'],
   async rules(s, w): Promise<FieldErrors | void> {
     const type = s.related('device_type');
     const rack = s.related('rack');
