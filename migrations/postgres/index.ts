@@ -22,6 +22,7 @@ import { Virtualization1795756906335 } from './1795756906335-virtualization';
 import { Circuits1795756972180 } from './1795756972180-circuits';
 import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
+import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -49,4 +50,5 @@ export const postgresMigrations = [
   Circuits1795756972180,
   ConfigContexts1795757085114,
   LocationAssignments1795757821092,
+  VmConfigContexts1795759733026,
 ];

@@ -117,6 +117,29 @@ eachDatabase(
       expect((await t().get('/api/extras/config-contexts/?location=AMS1&is_active=true').expect(200)).body.results.map((x: any) => x.name)).toEqual(['site-wide']);
     });
 
+    it('renders a virtual machine context through its cluster: the cluster, its group and its location (with ancestors), with local data on top', async () => {
+      const clusterType = await post('/api/virtualization/cluster-types/', { name: 'VMware' });
+      const clusterGroup = await post('/api/virtualization/cluster-groups/', { name: 'Production' });
+      const siteType = (await t().get(`/api/dcim/location-types/?name=Site`).expect(200)).body.results[0];
+      await t().patch(`/api/dcim/location-types/${siteType.id}/`, { content_types: ['dcim.device', 'virtualization.cluster'] }).expect(200);
+      const cluster = await post('/api/virtualization/clusters/', { name: 'ams-prod', cluster_type: clusterType.id, cluster_group: clusterGroup.id, location: site.id });
+      const elsewhere = await post('/api/virtualization/clusters/', { name: 'lab', cluster_type: clusterType.id });
+      const vmRole = await post('/api/extras/roles/', { name: 'Web', content_types: ['virtualization.virtualmachine'] });
+      const vm = await post('/api/virtualization/virtual-machines/', { name: 'web1', cluster: cluster.id, role: vmRole.id, status: 'Active', local_config_context_data: { local: true } });
+      const lab = await post('/api/virtualization/virtual-machines/', { name: 'lab1', cluster: elsewhere.id, status: 'Active' });
+      await ctx({ name: 'europe', weight: 100, data: { region: 'eu' }, locations: [region.id] });
+      await ctx({ name: 'prod', weight: 200, data: { group: 'prod' }, cluster_groups: [clusterGroup.id] });
+      await ctx({ name: 'this-cluster', weight: 300, data: { cluster: 'ams-prod' }, clusters: [cluster.id] });
+      await ctx({ name: 'web', weight: 400, data: { role: 'web' }, roles: [vmRole.id] });
+      await ctx({ name: 'routers-only', weight: 500, data: { router: true }, device_types: [type.id] });
+      const read = async (id: string) => (await t().get(`/api/virtualization/virtual-machines/${id}/?include=config_context`).expect(200)).body.config_context;
+      expect(await read(vm.id)).toEqual({ region: 'eu', group: 'prod', cluster: 'ams-prod', role: 'web', local: true });
+      expect(await read(lab.id)).toEqual({});
+      const filtered = (await t().get(`/api/extras/config-contexts/?cluster_id=${cluster.id}`).expect(200)).body.results.map((c: { name: string }) => c.name);
+      expect(filtered).toEqual(['this-cluster']);
+      expect((await t().get(`/api/extras/config-contexts/?cluster_group=${clusterGroup.id}`).expect(200)).body.results.map((c: { name: string }) => c.name)).toEqual(['prod']);
+    });
+
     it('ignores inactive contexts', async () => {
       const d = await post('/api/dcim/devices/', device({ name: 'r7' }));
       const c = await ctx({ name: 'switched', data: { on: true } });

@@ -14,8 +14,9 @@ export interface Dimension {
   target: string;
   /**
    * Paths from the object to its value(s) in the filter language, the first one the model has
-   * wins (a device's `location`; a virtual machine's `cluster__location`); a model that has none
-   * ignores the dimension, as the reference does for what a model cannot have.
+   * wins (a device's `location`; a virtual machine's `cluster__location`); an object of a model
+   * that has none has no value, so only contexts that name nothing of the dimension match it, as
+   * in the reference's query (a virtual machine and a context with device types).
    */
   paths: string[];
   /** The value's ancestors match too (locations, tenant groups). */
@@ -27,16 +28,17 @@ export interface Dimension {
 const dim = (field: string, target: string, paths: string[], filters: string[], tree = false): Dimension => ({ field, target, paths, filters, tree });
 
 /**
- * One line per dimension, in the reference's field order. Not yet (their models are being added):
- * `device_redundancy_groups` (path `device_redundancy_group`), `cluster_groups`
- * (`cluster__cluster_group`), `clusters` (`cluster`); `dynamic_groups` is off in the reference
- * unless CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED.
+ * One line per dimension, in the reference's field order. Not yet (its model is being added):
+ * `device_redundancy_groups` (path `device_redundancy_group`); `dynamic_groups` is off in the
+ * reference unless CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED.
  */
 export const DIMENSIONS: Dimension[] = [
   dim('locations', 'dcim.location', ['location', 'cluster__location'], ['location', 'location_id'], true),
   dim('roles', 'extras.role', ['role'], ['role']),
   dim('device_types', 'dcim.devicetype', ['device_type'], ['device_type', 'device_type_id']),
   dim('platforms', 'dcim.platform', ['platform'], ['platform', 'platform_id']),
+  dim('cluster_groups', 'virtualization.clustergroup', ['cluster__cluster_group'], ['cluster_group', 'cluster_group_id']),
+  dim('clusters', 'virtualization.cluster', ['cluster'], ['cluster_id']),
   dim('tenant_groups', 'tenancy.tenantgroup', ['tenant__tenant_group'], ['tenant_group', 'tenant_group_id'], true),
   dim('tenants', 'tenancy.tenant', ['tenant'], ['tenant', 'tenant_id']),
   dim('tags', 'extras.tag', ['tags'], ['tag']),

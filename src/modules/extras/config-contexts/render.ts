@@ -10,13 +10,14 @@ import { isObject } from './owner';
 type Obj = Record<string, unknown>;
 
 /** How a model finds its value(s) of a dimension: one id per object (a foreign-key path) or a set (tags). */
-type Source = { dim: Dimension; kind: 'one'; expr: Sql; target: ResourceDefinition } | { dim: Dimension; kind: 'set'; select: Sql };
+type Source = { dim: Dimension; kind: 'one'; expr: Sql; target: ResourceDefinition } | { dim: Dimension; kind: 'set'; select: Sql } | { dim: Dimension; kind: 'none' };
 
 /**
  * The first of a dimension's paths the model has, as SQL over the object's alias `o`: a chain
  * of foreign keys is a nested sub-select per hop (the value itself on the object's row for one
  * hop); a many-to-many at the end (tags) is the sub-select of its targets. Null: the model has
- * none of the paths, and the dimension does not apply to it.
+ * none of the paths: its value is none, so only contexts that name nothing of the dimension
+ * match it (the reference's `Q(device_types=None)` for a virtual machine).
  */
 function sourceOf(def: ResourceDefinition, dim: Dimension): Source | null {
   for (const path of dim.paths) {
@@ -49,7 +50,7 @@ function sourceOf(def: ResourceDefinition, dim: Dimension): Source | null {
 const sources = new WeakMap<ResourceDefinition, Source[]>();
 function sourcesOf(def: ResourceDefinition): Source[] {
   let list = sources.get(def);
-  if (!list) sources.set(def, (list = DIMENSIONS.map((d) => sourceOf(def, d)).filter((s): s is Source => !!s)));
+  if (!list) sources.set(def, (list = DIMENSIONS.map((d) => sourceOf(def, d) ?? { dim: d, kind: 'none' })));
   return list;
 }
 
@@ -92,6 +93,12 @@ export async function matchContexts(exec: Executor, registry: ResourceRegistry, 
   list.forEach((s, k) => {
     const th = dimensionThrough(s.dim);
     const [m, h, v] = [`m${k}`, `h${k}`, ident('x', `v${k}`)];
+    if (s.kind === 'none') {
+      ctes.push(sql`${ident(h)} AS (SELECT DISTINCT ${cc} AS cid FROM ${ident(th.table)})`);
+      joins.push(sql` LEFT JOIN ${ident(h)} ON ${ident(h, 'cid')} = ${ident('c', 'id')}`);
+      conds.push(sql`${ident(h, 'cid')} IS NULL`);
+      return;
+    }
     let pairs: Sql;
     if (s.kind === 'set') {
       // The object's own set (tags): `o` is the object's row in `objs`.

@@ -37,7 +37,6 @@ export const virtualMachineResource = defineResource({
     memory: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Memory (MB)' }),
     disk: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Disk (GB)' }),
     comments: field.text(),
-    local_config_context_data: field.json({ nullable: true }),
   },
   uniqueTogether: [
     {
@@ -77,5 +76,5 @@ export const virtualMachineResource = defineResource({
       },
     },
   },
-  features: ['tags', 'customFields', 'notes'],
+  features: ['tags', 'customFields', 'notes', 'configContexts'],
 });
