@@ -177,6 +177,16 @@ eachDatabase('modules', (t) => {
     expect((await list(`/api/dcim/interfaces/?module__isnull=false&name=et-0/0/0`)).count).toBe(1);
   });
 
+  it('finds and writes modules as the Ansible collection does: a bay named by its device and name, a module by type and serial', async () => {
+    const bay = await post('/api/dcim/module-bays/', { parent_device: { name: 'r1' }, name: 'Slot 8', position: '8' });
+    const card = await post('/api/dcim/modules/', { module_type: { model: 'MPC7E' }, parent_module_bay: { parent_device: { name: 'r1' }, name: 'Slot 8' }, status: 'Active', serial: 'ANS1' });
+    expect(card.parent_module_bay.id).toBe(bay.id);
+    expect((await list('/api/dcim/modules/?module_type=MPC7E&serial=ANS1')).results.map((m: Obj) => m.id)).toEqual([card.id]);
+    const [pic] = await bays(`parent_module=${card.id}&name=PIC`);
+    expect(pic.position).toBe('PIC');
+    expect(await names(`/api/dcim/interfaces/?module=${card.id}`)).toEqual(['et-8/0/0', 'et-8/0/1']);
+  });
+
   it('fills the {module} names still left when a module moves to a bay with a position', async () => {
     const spare = await post('/api/dcim/modules/', { module_type: optic.id, status: 'Active', location: site.id });
     const bay = await post('/api/dcim/module-bays/', { parent_device: router.id, name: 'Slot 7', position: '7' });
