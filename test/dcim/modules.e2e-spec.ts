@@ -187,6 +187,20 @@ eachDatabase('modules', (t) => {
     expect(await names(`/api/dcim/interfaces/?module=${card.id}`)).toEqual(['et-8/0/0', 'et-8/0/1']);
   });
 
+  it("filters modules and bays as the reference's filter sets do", async () => {
+    const [card] = (await list('/api/dcim/modules/?serial=CARD0')).results;
+    const ids = async (path: string) => (await list(path)).results.map((r: Obj) => r.id);
+    expect(await ids('/api/dcim/modules/?interfaces=et-0/0/0')).toEqual([card.id]);
+    expect(await ids('/api/dcim/modules/?manufacturer=Juniper&module_family=MPC&serial=CARD0')).toEqual([card.id]);
+    expect(await ids('/api/dcim/modules/?has_console_ports=false&power_ports=PEM 0')).toEqual([card.id]);
+    expect(await ids(`/api/dcim/modules/?module_bays=${(await bays(`parent_module=${card.id}`))[0].id}`)).toEqual([card.id]);
+    expect(await ids(`/api/dcim/module-bays/?installed_module=${card.id}`)).toEqual([card.parent_module_bay.id]);
+    expect((await list(`/api/dcim/module-bays/?parent_device=r1&has_installed_module=false`)).results.map((b: Obj) => b.name).sort()).toEqual(['FPC 9']);
+    expect(await ids(`/api/dcim/module-families/?module_types=MPC7E`)).toEqual([family.id]);
+    expect((await list('/api/dcim/module-bay-templates/?module_family=MPC')).count).toBe(2);
+    expect((await list(`/api/dcim/console-ports/?module__isnull=false`)).results.every((c: Obj) => c.device === null)).toBe(true);
+  });
+
   it('fills the {module} names still left when a module moves to a bay with a position', async () => {
     const spare = await post('/api/dcim/modules/', { module_type: optic.id, status: 'Active', location: site.id });
     const bay = await post('/api/dcim/module-bays/', { parent_device: router.id, name: 'Slot 7', position: '7' });
