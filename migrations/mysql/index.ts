@@ -18,6 +18,7 @@ import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
 import { Virtualization1795756906335 } from './1795756906335-virtualization';
 import { Circuits1795756972180 } from './1795756972180-circuits';
+import { Modules1795757036179 } from './1795757036179-modules';
 import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
@@ -44,6 +45,7 @@ export const mysqlMigrations = [
   ComponentOrderIndex1795612970859,
   Virtualization1795756906335,
   Circuits1795756972180,
+  Modules1795757036179,
   ConfigContexts1795757085114,
   LocationAssignments1795757821092,
   VmConfigContexts1795759733026,

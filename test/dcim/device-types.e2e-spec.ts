@@ -71,7 +71,8 @@ eachDatabase('device types and component templates', (t) => {
     expect(blank.type).toBeNull();
     expect(await refused('/api/dcim/interface-templates/', { device_type: cm.id, name: 'eth0' })).toEqual({ type: ['This field is required.'] });
     expect(await refused('/api/dcim/interface-templates/', { device_type: cm.id, name: 'eth0', type: 'token-ring' })).toEqual({ type: ['token-ring is not a valid choice.'] });
-    expect(await refused('/api/dcim/interface-templates/', { name: 'eth0', type: 'virtual' })).toEqual({ device_type: ['This field is required.'] });
+    // A template belongs to a device type or a module type (the reference's model message).
+    expect(await refused('/api/dcim/interface-templates/', { name: 'eth0', type: 'virtual' })).toEqual({ __all__: ['Either device_type or module_type must be set'] });
     const slot = await post('/api/dcim/module-bay-templates/', { device_type: cm.id, name: 'Slot A', position: 'A' });
     expect(slot).toMatchObject({ display: 'CM7148 (Slot A)', position: 'A', requires_first_party_modules: false });
     await t().del(`/api/dcim/device-types/${cm.id}/`).expect(204);

@@ -26,6 +26,8 @@ import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
 import { virtualChassisResource } from './resources/virtual-chassis.resource';
+import { moduleResource } from './resources/module.resource';
+import { moduleFamilyResource, moduleTypeResource } from './resources/module-type.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -65,6 +67,9 @@ export const dcimApp = defineApp({
     cableResource,
     powerPanelResource,
     powerFeedResource,
+    moduleFamilyResource,
+    moduleTypeResource,
+    moduleResource,
   ],
   tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
   controllers: [

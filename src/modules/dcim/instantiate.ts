@@ -5,6 +5,7 @@ import { unscoped } from '../../core/resource/query/rows';
 import { deriveObjects } from '../../core/resource/resource-writer';
 import type { Row } from '../../database/db';
 import { ident, inList, sql } from '../../database/sql';
+import { modulePlaces, renderModuleName } from './module-tree';
 import { deviceBayTemplateResource, moduleBayTemplateResource } from './resources/bay-templates.resource';
 import { deviceBayResource, moduleBayResource } from './resources/bays.resource';
 import { interfaceTemplateResource } from './resources/interface-template.resource';
@@ -14,20 +15,21 @@ import { consolePortResource, consoleServerPortResource, frontPortResource, rear
 import { powerOutletResource, powerPortResource } from './resources/power-components.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
-/** What a new component takes from its template besides name, label and description, given the ids of components made before it on the same device. */
+/** What a new component takes from its template besides name, label and description, given the ids of components made before it on the same owner. */
 type Copy = (template: Row, made: (templateId: unknown) => string | null, extra: Row) => Row;
 
 interface Kind {
   template: ResourceDefinition;
   component: ResourceDefinition;
   copy: Copy;
-  /** The component's foreign key to its device (a module bay's is `parent_device`). */
+  /** The component's foreign keys to its device and to its module (a module bay's are `parent_device`, `parent_module`); no module: devices only. */
   device?: string;
+  module?: string | null;
 }
 
 /**
- * The components a device gets from its type's templates, in the reference's order: power
- * outlets after the power ports they point at, front ports after their rear ports.
+ * The components a device or module gets from its type's templates, in the reference's order:
+ * power outlets after the power ports they point at, front ports after their rear ports.
  */
 const KINDS: Kind[] = [
   { template: consolePortTemplateResource, component: consolePortResource, copy: (t) => ({ type: t.type }) },
@@ -45,8 +47,14 @@ const KINDS: Kind[] = [
   },
   { template: rearPortTemplateResource, component: rearPortResource, copy: (t) => ({ type: t.type, positions: t.positions }) },
   { template: frontPortTemplateResource, component: frontPortResource, copy: (t, made) => ({ type: t.type, rear_port_id: made(t.rear_port_template_id), rear_port_position: t.rear_port_position }) },
-  { template: deviceBayTemplateResource, component: deviceBayResource, copy: () => ({}) },
-  { template: moduleBayTemplateResource, component: moduleBayResource, copy: (t) => ({ position: t.position, requires_first_party_modules: t.requires_first_party_modules }), device: 'parent_device' },
+  { template: deviceBayTemplateResource, component: deviceBayResource, copy: () => ({}), module: null },
+  {
+    template: moduleBayTemplateResource,
+    component: moduleBayResource,
+    copy: (t) => ({ position: t.position, module_family_id: t.module_family_id, requires_first_party_modules: t.requires_first_party_modules }),
+    device: 'parent_device',
+    module: 'parent_module',
+  },
 ];
 
 /** The status new interfaces get: Active, or else the first enabled for interfaces (as the reference picks it). */
@@ -59,33 +67,48 @@ async function interfaceStatus(w: WriteContext): Promise<string | null> {
   return String((rows.find((r) => r.name === 'Active') ?? rows[0])?.id ?? '') || null;
 }
 
+/** A new device or module and its type (device type or module type). */
+export interface Owner {
+  id: string;
+  typeId: string;
+}
+
 /**
- * Components for new devices from their device types' templates, in the device's transaction:
- * one read of each template table for the whole batch and one batched insert per component
- * kind, however many devices (Nautobot's Device.create_components).
+ * Components for new devices (from their device types' templates) or new modules (from their
+ * module types'), in the owner's transaction: one read of each template table for the whole
+ * batch and one batched insert per component kind, however many owners (Nautobot's
+ * Device.create_components / Module.create_components). A module's components other than its
+ * bays get `{module}` in their names replaced by the positions of the bays above it.
  */
-export async function instantiateComponents(w: WriteContext, devices: { id: string; deviceTypeId: string }[]): Promise<void> {
-  if (!devices.length) return;
-  const typeIds = [...new Set(devices.map((d) => d.deviceTypeId))];
-  const madeBy = new Map<string, string>(); // `${device}:${template}` -> component id
+export async function instantiateComponents(w: WriteContext, owners: Owner[], of: 'device' | 'module' = 'device'): Promise<void> {
+  if (!owners.length) return;
+  const typeIds = [...new Set(owners.map((d) => d.typeId))];
+  const typeColumn = of === 'device' ? 'device_type_id' : 'module_type_id';
+  const madeBy = new Map<string, string>(); // `${owner}:${template}` -> component id
   const extra: Row = {};
+  let places: Awaited<ReturnType<typeof modulePlaces>> | undefined;
   for (const kind of KINDS) {
+    if (of === 'module' && kind.module === null) continue;
     // Every template of the type makes its component, whoever may view the templates.
-    const templates = await w.exec.query(sql`SELECT * ${unscoped(kind.template).from(inList(ident('device_type_id'), typeIds))} ORDER BY ${ident('_name')}`);
+    const templates = await w.exec.query(sql`SELECT * ${unscoped(kind.template).from(inList(ident(typeColumn), typeIds))} ORDER BY ${ident('_name')}`);
     if (!templates.length) continue;
     if (kind.component === interfaceResource && !('interfaceStatus' in extra)) {
       extra.interfaceStatus = await interfaceStatus(w);
-      if (!extra.interfaceStatus) throw new ValidationError({ device_type: ['Its interface templates cannot be instantiated: no status is enabled for interfaces (dcim.interface).'] });
+      if (!extra.interfaceStatus) throw new ValidationError({ [of === 'device' ? 'device_type' : 'module_type']: ['Its interface templates cannot be instantiated: no status is enabled for interfaces (dcim.interface).'] });
     }
+    const renders = of === 'module' && kind.component !== moduleBayResource && templates.some((t) => String(t.name).includes('{module'));
+    if (renders && !places) places = await modulePlaces(w.exec, owners.map((o) => o.id));
     const byType = new Map<string, Row[]>();
-    for (const t of templates) byType.set(String(t.device_type_id), [...(byType.get(String(t.device_type_id)) ?? []), t]);
+    for (const t of templates) byType.set(String(t[typeColumn]), [...(byType.get(String(t[typeColumn])) ?? []), t]);
+    const ownerColumn = `${of === 'device' ? (kind.device ?? 'device') : (kind.module ?? 'module')}_id`;
     const rows: Row[] = [];
-    for (const d of devices) {
-      for (const t of byType.get(d.deviceTypeId) ?? []) {
+    for (const d of owners) {
+      for (const t of byType.get(d.typeId) ?? []) {
         const id = randomUUID();
         madeBy.set(`${d.id}:${t.id}`, id);
         const made = (templateId: unknown) => (templateId ? (madeBy.get(`${d.id}:${templateId}`) ?? null) : null);
-        rows.push({ id, [`${kind.device ?? 'device'}_id`]: d.id, name: t.name, label: t.label, description: t.description, ...kind.copy(t, made, extra) });
+        const name = renders ? renderModuleName(String(t.name), places?.get(d.id)?.positions ?? []) : t.name;
+        rows.push({ id, [ownerColumn]: d.id, name, label: t.label, description: t.description, ...kind.copy(t, made, extra) });
       }
     }
     await deriveObjects(w, kind.component, rows);

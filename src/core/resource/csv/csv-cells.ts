@@ -33,8 +33,19 @@ export function allNoObject(g: Record<string, unknown>): boolean {
   return !(g as Record<symbol, boolean>)[MARK] || empty(g);
 }
 
+/**
+ * The group as plain attributes; a nested group with no value at all is no related object
+ * (null), as a top-level one is: a rear port's `module__id` of NULL names a port with no module.
+ */
 export function stripMarks(g: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(g));
+  const empty = (v: unknown): boolean => v === null || (typeof v === 'object' && Object.values(v as object).every(empty));
+  const collapse = (v: unknown): unknown => {
+    if (!v || typeof v !== 'object') return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = x && typeof x === 'object' && empty(x) ? null : collapse(x);
+    return o;
+  };
+  return collapse(JSON.parse(JSON.stringify(g))) as Record<string, unknown>;
 }
 
 /** A value as a CSV cell: booleans as True/False, lists comma-joined, choices by value, related objects by id, objects as JSON. */

@@ -34,8 +34,9 @@ async function term(ctx: RequestContext, exec: Executor, def: ResourceDefinition
     const column = keyField?.kind === 'scalar' ? keyField.column : Object.hasOwn(target.columns ?? {}, key) ? key : 'id';
     const visible = await visibleRows(ctx, exec, target, inner);
     const sub = visible.select(column, sql`${ident(inner, 'id')} = ${ident(alias, f.column)}`);
-    // Without a scope the key is NULL exactly when there is no related object; with one, also when it is hidden.
-    if (visible.restricted) return sql`(${sub} IS NULL)${dir}, ${sub}${dir}`;
+    // Without a scope the key is NULL exactly when there is no related object, unless the key itself may be NULL
+    // (a role's weight): then, as with a scope (a hidden one), an object with no key sorts with those with no object.
+    if (visible.restricted || (keyField?.kind === 'scalar' && keyField.nullable)) return sql`(${sub} IS NULL)${dir}, ${sub}${dir}`;
     return f.nullable ? sql`(${ident(alias, f.column)} IS NULL)${dir}, ${sub}${dir}` : sql`${sub}${dir}`;
   }
   if (f.kind === 'composite' && f.sortable) return join(f.columns.map((c) => sql`${ident(alias, c)}${dir}`));

@@ -170,7 +170,8 @@ export function naturalKeyLookups(def: ResourceDefinition, prefix = '', seen = n
     const f = def.fields[name];
     if (f?.kind === 'fk') {
       const t = f.target();
-      return t.tree ? [`${prefix}${name}__name`] : naturalKeyLookups(t, `${prefix}${name}__`, seen);
+      // `seen` holds the ancestors only (a cycle): a model reached again through a sibling (a template's device type's and module type's manufacturer) is named by its own key.
+      return t.tree ? [`${prefix}${name}__name`] : naturalKeyLookups(t, `${prefix}${name}__`, new Set(seen));
     }
     return [`${prefix}${name}`];
   });

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { componentTemplate } from './component-template';
 
@@ -8,7 +8,7 @@ export const deviceBayTemplateResource = defineResource({
   model: 'devicebaytemplate',
   slug: 'device-bay-templates',
   verboseName: 'device bay template',
-  mixins: [componentTemplate()],
+  mixins: [componentTemplate({ modular: false })],
   fields: {},
   rules(s) {
     const type = s.related('device_type');
@@ -18,22 +18,20 @@ export const deviceBayTemplateResource = defineResource({
   },
 });
 
-/**
- * A slot for modules. The reference's `module_family` (which modules fit) waits for module
- * families, and templates of module types for module types.
- */
+/** A slot for modules in every device of a device type or every module of a module type; a module family says which modules fit. */
 export const moduleBayTemplateResource = defineResource({
   app: 'dcim',
   model: 'modulebaytemplate',
   slug: 'module-bay-templates',
   verboseName: 'module bay template',
-  display: (r, h) => `${h.related('device_type')?.model ?? ''} (${r.name})`,
-  displayUses: { device_type: ['model'] },
+  display: (r, h) => `${(h.related('device_type') ?? h.related('module_type'))?.model ?? ''} (${r.name})`,
+  displayUses: { device_type: ['model'], module_type: ['model'] },
   mixins: [componentTemplate()],
   fields: {
     position: field.string({ maxLength: 255, help: 'The position of the module bay within the device or module' }),
+    module_family: field.foreignKey(model('dcim.modulefamily'), { nullable: true, onDelete: 'protect', help: 'Module family that can be installed in this bay. Leave blank for no restriction.' }),
     requires_first_party_modules: field.boolean({ help: 'This bay will only accept modules from the same manufacturer as the parent device or module' }),
   },
-  search: ['device_type__manufacturer__name', 'device_type__model', 'position'],
+  search: ['device_type__manufacturer__name', 'device_type__model', 'module_type__manufacturer__name', 'module_type__model', 'position'],
   features: ['customFields'],
 });

@@ -2,6 +2,7 @@ import { defineResource, model, WriteContext } from '../../../core/resource/defi
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { ident, sql } from '../../../database/sql';
+import { isSet } from './component-template';
 import { componentName, deviceComponent } from './device-component';
 
 /** A device row with its type's model and subdevice role, for the bay rules' messages: read once per device and request (bays of a batch share a few devices). */
@@ -47,8 +48,9 @@ export const deviceBayResource = defineResource({
 });
 
 /**
- * A slot in a device for modules. The reference's module family and bays of modules wait for
- * modules; its natural key is the id. A blank position takes the bay's name.
+ * A slot for modules in a device or in a module (nested modules); a module family says which
+ * modules fit. The reference's natural key is the id. A blank position takes the bay's name.
+ * A bay of a module displays as "<module type> (<bay>)" (the reference: the module's display).
  */
 export const moduleBayResource = defineResource({
   app: 'dcim',
@@ -56,14 +58,16 @@ export const moduleBayResource = defineResource({
   slug: 'module-bays',
   verboseName: 'module bay',
   naturalKey: ['id'],
-  display: (r, h) => `${h.related('parent_device')?.name ?? ''} (${r.name})`,
-  displayUses: { parent_device: ['name'] },
-  mixins: [deviceComponent({ device: 'parent_device' })],
+  display: (r, h) => `${h.related('parent_device')?.name ?? h.related('parent_module')?.module_type__model ?? ''} (${r.name})`,
+  displayUses: { parent_device: ['name'], parent_module: ['module_type__model'] },
+  mixins: [deviceComponent({ device: 'parent_device', module: 'parent_module' })],
   fields: {
-    position: field.string({ maxLength: 255, help: 'The position of the module bay within the parent device/module' }),
+    module_family: field.foreignKey(model('dcim.modulefamily'), { nullable: true, onDelete: 'protect', help: 'Module family that can be installed in this bay' }),
     requires_first_party_modules: field.boolean({ help: 'This bay will only accept modules from the same manufacturer as the parent device or module' }),
+    position: field.string({ maxLength: 255, help: 'The position of the module bay within the parent device/module' }),
   },
-  search: ['position'],
+  search: ['position', 'parent_device__name', 'parent_module__module_type__manufacturer__name', 'parent_module__module_type__model'],
+  filters: { has_parent_device: isSet('parent_device_id'), has_parent_module: isSet('parent_module_id') },
   beforeSave(states) {
     for (const s of states) if (!s.values.position) s.values.position = s.values.name;
   },

@@ -12,6 +12,7 @@ import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
 import { instantiateComponents } from '../instantiate';
 import { macValues } from '../mac';
+import { moduleHolderFilters } from '../module-tree';
 import { deviceTypeResource } from './device-type.resource';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
@@ -106,6 +107,7 @@ export const deviceResource = defineResource({
     mac_address: {
       compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('device_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
     },
+    ...moduleHolderFilters('parent_device_id'),
   },
   features: ['tags', 'customFields', 'notes', 'configContexts'],
   async rules(s, w): Promise<FieldErrors | void> {
@@ -174,7 +176,7 @@ export const deviceResource = defineResource({
    * a parent that moves takes the child devices in its bays to its location and rack.
    */
   async afterSave(_ids, w, states) {
-    await instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), deviceTypeId: String(s.values.device_type_id) })));
+    await instantiateComponents(w, states.filter((s) => s.create).map((s) => ({ id: String(s.values.id), typeId: String(s.values.device_type_id) })));
     const moved = states.filter((s) => !s.create && (String(s.existing!.location_id) !== String(s.values.location_id) || String(s.existing!.rack_id ?? '') !== String(s.values.rack_id ?? '')));
     if (!moved.length) return;
     // One read for the batch; an UPDATE only for the parents that hold children.

@@ -2,12 +2,13 @@ import { defineResource, model, WriteContext, WriteState } from '../../../core/r
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
-import { FALSE, ident, inList, sql } from '../../../database/sql';
+import { FALSE, ident, inList, Sql, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../../ipam/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
 import { macAddressField, macValues } from '../mac';
 import { withinLocation } from '../mixins';
+import { componentDevice, MODULE_DEPTH, modulesInDevices } from '../module-tree';
 import { cableTermination, pathEndpoint } from '../cabling/terminations';
 import { componentName, deviceComponent } from './device-component';
 
@@ -47,10 +48,15 @@ async function chassisName(w: WriteContext, id: unknown): Promise<string> {
  */
 async function sameDeviceOrChassis(s: WriteState, w: WriteContext, fieldName: string, label: string): Promise<FieldErrors | void> {
   const other = s.related(fieldName);
-  if (!other || String(other.device_id) === String(s.values.device_id)) return;
-  const found = await devices(w, [s.values.device_id, other.device_id]);
-  const mine = found.get(String(s.values.device_id));
-  const theirs = found.get(String(other.device_id));
+  // The reference compares the interfaces' parents (a module's interface: the module's device), when this one has one.
+  const mineId = other ? await componentDevice(w, s.values) : null;
+  if (!other || !mineId) return;
+  const theirsId = await componentDevice(w, other);
+  if (theirsId === mineId) return;
+  if (!theirsId && fieldName === 'lag') return { lag: [`The selected LAG interface (${componentName(other)}) does not belong to a device.`] };
+  const found = await devices(w, [mineId, theirsId]);
+  const mine = found.get(mineId);
+  const theirs = theirsId ? found.get(theirsId) : undefined;
   const chassis = mine?.virtual_chassis_id;
   if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${deviceName(theirs)}).`] };
   if (String(theirs?.virtual_chassis_id ?? '') !== String(chassis)) {
@@ -88,7 +94,7 @@ export const interfaceResource = defineResource({
   model: 'interface',
   slug: 'interfaces',
   verboseName: 'interface',
-  mixins: [deviceComponent(), cableTermination(), pathEndpoint(), statusMixin({ defaults: INTERFACE_STATUSES }), roleMixin()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination(), pathEndpoint(), statusMixin({ defaults: INTERFACE_STATUSES }), roleMixin()],
   fields: {
     type: field.choice(INTERFACE_TYPES, { required: true, maxLength: 50 }),
     enabled: field.boolean({ default: true }),
@@ -114,13 +120,16 @@ export const interfaceResource = defineResource({
      * constraint on `device` stays exact.
      */
     device: {
+      lookups: ['', 'n'],
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(model('dcim.device')(), values);
         if (!ids.length) return FALSE;
-        const own = inList(h.col('device_id'), ids);
-        if (h.mode !== 'query') return own;
+        if (h.mode !== 'query') return inList(h.col('device_id'), ids);
+        // Device.all_interfaces: its own and those of the modules installed in it.
+        const all = (devices: readonly string[] | Sql) =>
+          sql`(${Array.isArray(devices) ? inList(h.col('device_id'), devices as string[]) : sql`${h.col('device_id')} IN (${devices as Sql})`} OR ${h.col('module_id')} IN (${modulesInDevices(devices, MODULE_DEPTH)}))`;
         const members = sql`SELECT d.${ident('id')} FROM ${ident('dcim_device')} d JOIN ${ident('dcim_virtualchassis')} v ON v.${ident('id')} = d.${ident('virtual_chassis_id')} WHERE ${inList(ident('v', 'master_id'), ids)}`;
-        return sql`(${own} OR (${h.col('mgmt_only')} = ${h.exec.dialect.toDb(false, 'boolean')} AND ${h.col('device_id')} IN (${members})))`;
+        return sql`(${all(ids)} OR (${h.col('mgmt_only')} = ${h.exec.dialect.toDb(false, 'boolean')} AND ${all(members)}))`;
       },
     },
     /** By MAC address, written in any form the field takes. */
@@ -168,21 +177,23 @@ export const interfaceResource = defineResource({
     if (!mode && s.values.untagged_vlan_id) return { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] };
     const untagged = s.related('untagged_vlan');
     const wanted = [...(tagged ?? []), ...(untagged ? [String(untagged.id)] : [])];
-    const location = wanted.length ? (await devices(w, [s.values.device_id])).get(String(s.values.device_id))?.location_id : null;
+    const parent = await componentDevice(w, s.values);
+    const location = wanted.length && parent ? (await devices(w, [parent])).get(parent)?.location_id : null;
     if (wanted.length && location) {
       const places = await vlanLocations(w, wanted);
       if (untagged && !(await vlanFits(w, places.get(String(untagged.id)), location))) {
         return { untagged_vlan: [`The untagged VLAN (${vlanName(untagged)}) must have a common location as the interface's parent device, or is in one of the parents of the interface's parent device's location, or it must be global.`] };
       }
-      for (const id of tagged ?? []) {
+      // The serializer checks tagged VLANs against the interface's own device only.
+      for (const id of s.values.device_id ? (tagged ?? []) : []) {
         if (await vlanFits(w, places.get(id), location)) continue;
         const [vlan] = await w.exec.query(sql`SELECT ${ident('name')}, ${ident('vid')} FROM ${ident('ipam_vlan')} WHERE ${ident('id')} = ${id}`);
         return { tagged_vlans: [`VLAN ${vlanName(vlan)} must have the same location as the interface's parent device, or is in one of the parents of the interface's parent device's location, or it must be global.`] };
       }
     }
-    if (s.values.vrf_id) {
+    if (s.values.vrf_id && parent) {
       const assigned = w.ctx.registry.get('ipam.vrfdeviceassignment')
-        ? await w.exec.query(sql`SELECT 1 AS x FROM ${ident('ipam_vrfdeviceassignment')} WHERE ${ident('vrf_id')} = ${s.values.vrf_id} AND ${ident('device_id')} = ${s.values.device_id}`)
+        ? await w.exec.query(sql`SELECT 1 AS x FROM ${ident('ipam_vrfdeviceassignment')} WHERE ${ident('vrf_id')} = ${s.values.vrf_id} AND ${ident('device_id')} = ${parent}`)
         : [];
       if (!assigned.length) return { vrf: ['VRF must be assigned to same Device.'] };
     }

@@ -51,7 +51,7 @@ export const frontPortTemplateResource = defineResource({
   },
   uniqueTogether: [{ fields: ['rear_port_template', 'rear_port_position'] }],
   rules(s) {
-    const other = sameDeviceType(s, 'rear_port_template', (rear) => `Rear port (${rear}) must belong to the same device type`);
+    const other = sameDeviceType(s, 'rear_port_template', (rear, parent) => `Rear port (${rear}) must belong to the same ${parent}`);
     if (other) return other;
     const rear = s.related('rear_port_template');
     const position = Number(s.values.rear_port_position);

@@ -11,7 +11,7 @@ export const consolePortResource = defineResource({
   model: 'consoleport',
   slug: 'console-ports',
   verboseName: 'console port',
-  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(CONSOLE_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
   },
@@ -22,7 +22,7 @@ export const consoleServerPortResource = defineResource({
   model: 'consoleserverport',
   slug: 'console-server-ports',
   verboseName: 'console server port',
-  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(CONSOLE_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
   },
@@ -33,7 +33,7 @@ export const rearPortResource = defineResource({
   model: 'rearport',
   slug: 'rear-ports',
   verboseName: 'rear port',
-  mixins: [deviceComponent(), cableTermination()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination()],
   fields: {
     type: field.choice(PORT_TYPES, { required: true, maxLength: 50 }),
     positions: field.integer({ default: 1, minValue: REAR_PORT_POSITIONS.min, maxValue: REAR_PORT_POSITIONS.max }),
@@ -52,15 +52,15 @@ export const frontPortResource = defineResource({
   model: 'frontport',
   slug: 'front-ports',
   verboseName: 'front port',
-  mixins: [deviceComponent(), cableTermination()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination()],
   fields: {
     type: field.choice(PORT_TYPES, { required: true, maxLength: 50 }),
     rear_port: field.foreignKey(() => rearPortResource, { required: true, onDelete: 'cascade', relatedName: 'front_ports' }),
     rear_port_position: field.integer({ default: 1, minValue: REAR_PORT_POSITIONS.min, maxValue: REAR_PORT_POSITIONS.max }),
   },
   uniqueTogether: [{ fields: ['rear_port', 'rear_port_position'] }],
-  rules(s) {
-    const other = sameDevice(s, 'rear_port', (rear) => `Rear port (${rear}) must belong to the same device`, 'rear_port');
+  async rules(s, w) {
+    const other = await sameDevice(s, w, 'rear_port', (rear) => `Rear port (${rear}) must belong to the same device`, 'rear_port');
     if (other) return other;
     const rear = s.related('rear_port');
     const position = Number(s.values.rear_port_position);

@@ -11,7 +11,7 @@ export const powerPortResource = defineResource({
   model: 'powerport',
   slug: 'power-ports',
   verboseName: 'power port',
-  mixins: [deviceComponent(), cableTermination(), pathEndpoint(), powerDraw()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination(), pathEndpoint(), powerDraw()],
   fields: {
     type: field.choice(POWER_PORT_TYPES, { maxLength: 50, help: 'Physical port type' }),
   },
@@ -22,11 +22,11 @@ export const powerOutletResource = defineResource({
   model: 'poweroutlet',
   slug: 'power-outlets',
   verboseName: 'power outlet',
-  mixins: [deviceComponent(), cableTermination(), pathEndpoint()],
+  mixins: [deviceComponent({ module: 'module' }), cableTermination(), pathEndpoint()],
   fields: {
     type: field.choice(POWER_OUTLET_TYPES, { maxLength: 50, help: 'Physical port type' }),
     power_port: field.foreignKey(() => powerPortResource, { nullable: true, onDelete: 'setNull', relatedName: 'power_outlets' }),
     feed_leg: field.choice(FEED_LEGS, { maxLength: 50, help: 'Phase (for three-phase feeds)' }),
   },
-  rules: (s) => sameDevice(s, 'power_port', (port) => `Parent power port (${port}) must belong to the same device`),
+  rules: (s, w) => sameDevice(s, w, 'power_port', (port) => `Parent power port (${port}) must belong to the same device`),
 });

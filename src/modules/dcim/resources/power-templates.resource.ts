@@ -27,5 +27,5 @@ export const powerOutletTemplateResource = defineResource({
     power_port_template: field.foreignKey(() => powerPortTemplateResource, { nullable: true, onDelete: 'setNull' }),
     feed_leg: field.choice(FEED_LEGS, { maxLength: 50, help: 'Phase (for three-phase feeds)' }),
   },
-  rules: (s) => sameDeviceType(s, 'power_port_template', (port) => `Parent power port (${port}) must belong to the same device type`),
+  rules: (s) => sameDeviceType(s, 'power_port_template', (port, parent) => `Parent power port (${port}) must belong to the same ${parent}`),
 });
