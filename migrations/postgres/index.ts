@@ -18,6 +18,7 @@ import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
 import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-device-assignments';
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
+import { SoftwareControllersVdcs1795756899110 } from './1795756899110-software-controllers-vdcs';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -41,4 +42,5 @@ export const postgresMigrations = [
   DevicePrimaryIps1795609273111,
   IpamVrfDeviceAssignments1795611340085,
   ComponentOrderIndex1795612970859,
+  SoftwareControllersVdcs1795756899110,
 ];

@@ -222,6 +222,8 @@ const scalar = (type: ScalarType, o: Opts<ScalarField> = {}): ScalarField => ({
 
 export const HEX_COLOR = /^[0-9a-f]{6}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A URL with a scheme and a host (Django's URLField, a little laxer: any scheme). */
+const URL_TEXT = /^[a-z][a-z0-9+.-]*:\/\/[^\s/$.?#][^\s]*$/i;
 
 /** Field helpers used by resource definitions. */
 export const field = {
@@ -243,6 +245,9 @@ export const field = {
     }),
   email: (o: Opts<ScalarField> = {}) =>
     scalar('string', { validate: (v: string) => (v === '' || EMAIL.test(v) ? undefined : 'Enter a valid email address.'), ...o }),
+  /** A URL (Django's URLField: 200 characters unless `maxLength` says otherwise). */
+  url: (o: Opts<ScalarField> = {}) =>
+    scalar('string', { maxLength: 200, validate: (v: string) => (v === '' || URL_TEXT.test(v) ? undefined : 'Enter a valid URL.'), ...o }),
   foreignKey: (target: () => ResourceDefinition, o: Opts<ForeignKeyField> = {}): ForeignKeyField => ({
     kind: 'fk',
     name: '',

@@ -26,6 +26,10 @@ import { rackGroupResource } from './resources/rack-group.resource';
 import { rackReservationResource } from './resources/rack-reservation.resource';
 import { rackResource } from './resources/rack.resource';
 import { virtualChassisResource } from './resources/virtual-chassis.resource';
+import { deviceTypeToSoftwareImageFileResource, softwareImageFileResource, softwareVersionResource } from './resources/software.resource';
+import { controllerManagedDeviceGroupResource, controllerResource } from './resources/controller.resource';
+import { deviceRedundancyGroupResource, interfaceRedundancyGroupAssociationResource, interfaceRedundancyGroupResource } from './resources/redundancy.resource';
+import { interfaceVdcAssignmentResource, virtualDeviceContextResource } from './resources/virtual-device-context.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -65,6 +69,16 @@ export const dcimApp = defineApp({
     cableResource,
     powerPanelResource,
     powerFeedResource,
+    softwareVersionResource,
+    softwareImageFileResource,
+    deviceTypeToSoftwareImageFileResource,
+    deviceRedundancyGroupResource,
+    controllerResource,
+    controllerManagedDeviceGroupResource,
+    interfaceRedundancyGroupResource,
+    interfaceRedundancyGroupAssociationResource,
+    virtualDeviceContextResource,
+    interfaceVdcAssignmentResource,
   ],
   tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
   controllers: [

@@ -24,6 +24,10 @@ export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Inventory', '9e9e9e'],
   ['Maintenance', '9e9e9e'],
   ['Offline', 'ffc107'],
+  // Software versions and image files, redundancy groups.
+  ['Extended Support', '00bcd4'],
+  ['End-of-Life', 'f44336'],
+  ['Staging', '2196f3'],
 ];
 
 /** The default statuses a model takes: those its status field names, or else every one of DEFAULT_STATUSES. */

@@ -13,6 +13,7 @@ import { fits, Mounted, mountedDevices } from '../rack-space';
 import { instantiateComponents } from '../instantiate';
 import { macValues } from '../mac';
 import { deviceTypeResource } from './device-type.resource';
+import { deviceSoftwareMixin } from './device-software';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
 import { rackResource } from './rack.resource';
@@ -41,9 +42,8 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis. Left out until
- * their models exist: clusters, config contexts, secrets groups, software versions,
- * controller groups and redundancy groups. A new device gets its type's components; a parent
- * device that moves takes the children in its bays along.
+ * their models exist: clusters, config contexts, secrets groups. A new device gets its type's
+ * components; a parent device that moves takes the children in its bays along.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -66,6 +66,7 @@ export const deviceResource = defineResource({
     tenancyMixin(),
     locatedMixin(),
     primaryIpMixin(DEVICE_PRIMARY_IPS),
+    deviceSoftwareMixin(),
   ],
   columns: { _name: { ...column.string(100, { nullable: true }), sortable: true } },
   indexes: [['_name']],
