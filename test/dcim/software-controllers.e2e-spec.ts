@@ -121,6 +121,8 @@ eachDatabase('software, controllers, redundancy groups and VDCs', (t) => {
       controller_device: ['Cannot assign both a device and a device redundancy group to a controller.'],
     });
     expect(await ids(`${CONTROLLERS}?controller_device=wlc-host`)).toEqual([wlc1.id]);
+    expect(await ids(`${CONTROLLERS}?capabilities=wireless`)).toEqual([wlc1.id]);
+    expect((await t().get(`${CONTROLLERS}?capabilities=wired`).expect(400)).body).toEqual({ capabilities: ['Select a valid choice. wired is not one of the available choices.'] });
     expect(await ids(`${CONTROLLERS}?controller_device_redundancy_group=wlc-pair&location=AMS1`)).toEqual([wlc2.id]);
     // The device and the group a controller runs on are protected.
     await t().del(`${DEVICES}${wlcDevice.id}/`).expect(409);
@@ -137,6 +139,8 @@ eachDatabase('software, controllers, redundancy groups and VDCs', (t) => {
     const floor = await post(GROUPS, { name: 'floor', controller: { name: 'ctl-a' }, parent: { name: 'campus' }, weight: 10 });
     expect(await patch(`${GROUPS}${floor.id}/`, { controller: b.id }, 400)).toEqual({ controller: ['Controller device group must have the same controller as the parent group.'] });
     expect(await ids(`${GROUPS}?subtree=campus`)).toEqual([campus.id, floor.id].sort());
+    await patch(`${GROUPS}${floor.id}/`, { capabilities: ['wireless'] });
+    expect(await ids(`${GROUPS}?capabilities=wireless`)).toEqual([floor.id]);
     expect(await ids(`${GROUPS}?parent=campus&controller=ctl-a`)).toEqual([floor.id]);
     const ap = await post(DEVICES, device({ name: 'ap1', controller_managed_device_group: floor.id }));
     expect(await ids(`${DEVICES}?controller=ctl-a`)).toEqual([ap.id]);

@@ -1,9 +1,9 @@
-import { defineResource, model } from '../../../core/resource/definition';
+import { CustomFilter, defineResource, model } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { named, tree } from '../../../core/resource/mixin';
 import { descendantIds } from '../../../core/resource/query/tree';
-import { inList } from '../../../database/sql';
+import { inList, join, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
 import { CONTROLLER_CAPABILITIES, DEVICE_STATUSES } from '../choices';
@@ -20,6 +20,15 @@ function capabilityList(v: unknown): string | undefined {
   const bad = v.find((c) => typeof c !== 'string' || !CAPABILITY_VALUES.includes(c));
   return bad === undefined ? undefined : `${typeof bad === 'object' ? JSON.stringify(bad) : String(bad)} is not a valid choice.`;
 }
+
+/** `capabilities=wireless`: objects listing any of the capabilities given (the reference's choice filter). */
+const hasCapability: CustomFilter = {
+  compile: (values, _l, h) => {
+    const bad = values.find((v) => !CAPABILITY_VALUES.includes(String(v)));
+    if (bad !== undefined) h.invalid(`Select a valid choice. ${String(bad)} is not one of the available choices.`);
+    return sql`(${join(values.map((v) => h.exec.dialect.jsonArrayHas(h.col('capabilities'), String(v))), ' OR ')})`;
+  },
+};
 
 const capabilities = (what: string) =>
   field.json({ nullable: true, validate: capabilityList, help: `List of capabilities supported by the ${what}, these capabilities are used to enhance views in Nautobot.` });
@@ -43,6 +52,7 @@ export const controllerResource = defineResource({
     controller_device_redundancy_group: field.foreignKey(() => deviceRedundancyGroupResource, { nullable: true, onDelete: 'protect', relatedName: 'controllers' }),
   },
   search: ['description'],
+  filters: { capabilities: hasCapability },
   features: ['tags', 'customFields', 'notes'],
   rules(s): FieldErrors | void {
     if (s.values.controller_device_id && s.values.controller_device_redundancy_group_id) {
@@ -70,6 +80,7 @@ export const controllerManagedDeviceGroupResource = defineResource({
     capabilities: capabilities('controller device group'),
   },
   filters: {
+    capabilities: hasCapability,
     /** The given groups and every group below them. */
     subtree: {
       lookups: ['n'],
