@@ -18,12 +18,14 @@ import { DcimCables1795608103786 } from './1795608103786-dcim-cables';
 import { DevicePrimaryIps1795609273111 } from './1795609273111-device-primary-ips';
 import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-device-assignments';
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
+import { SoftwareControllersVdcs1795756899110 } from './1795756899110-software-controllers-vdcs';
 import { Virtualization1795756906335 } from './1795756906335-virtualization';
 import { Circuits1795756972180 } from './1795756972180-circuits';
 import { Modules1795757036179 } from './1795757036179-modules';
 import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
+import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-config-context-redundancy-groups';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -47,10 +49,12 @@ export const postgresMigrations = [
   DevicePrimaryIps1795609273111,
   IpamVrfDeviceAssignments1795611340085,
   ComponentOrderIndex1795612970859,
+  SoftwareControllersVdcs1795756899110,
   Virtualization1795756906335,
   Circuits1795756972180,
   Modules1795757036179,
   ConfigContexts1795757085114,
   LocationAssignments1795757821092,
   VmConfigContexts1795759733026,
+  ConfigContextRedundancyGroups1795760167238,
 ];

@@ -31,6 +31,8 @@ export interface Dialect {
   jsonNumber(expr: Sql, key: string): Sql;
   /** True when the JSON array at `key` contains the (string) value. */
   jsonArrayContains(expr: Sql, key: string, value: unknown): Sql;
+  /** True when the JSON column is an array containing the (string) value. */
+  jsonArrayHas(expr: Sql, value: unknown): Sql;
   /** True when the JSON object column has `key`. */
   jsonHasKey(expr: Sql, key: string): Sql;
   /** Removes `key` from a JSON object column (custom field deletion). */
@@ -121,6 +123,7 @@ export const postgresDialect: Dialect = {
   jsonValue: (e, k) => sql`(${e} -> ${k}::text)`,
   jsonNumber: (e, k) => sql`(CASE WHEN jsonb_typeof(${e} -> ${k}::text) = 'number' THEN (${e} ->> ${k}::text)::numeric END)`,
   jsonArrayContains: (e, k, v) => sql`((${e} -> ${k}::text) @> ${JSON.stringify([v])}::jsonb)`,
+  jsonArrayHas: (e, v) => sql`(jsonb_typeof(${e}) = 'array' AND ${e} @> ${JSON.stringify([v])}::jsonb)`,
   jsonHasKey: (e, k) => sql`(${e} ? ${k}::text)`,
   jsonRemoveKey: (e, k) => sql`(${e} - ${k}::text)`,
   jsonSet: (e, k, v) => sql`(${e} || jsonb_build_object(${k}::text, ${JSON.stringify(v)}::jsonb))`,
@@ -166,6 +169,7 @@ export const mysqlDialect: Dialect = {
   jsonNumber: (e, k) =>
     sql`(CASE WHEN JSON_TYPE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) IN ('INTEGER', 'DOUBLE', 'DECIMAL', 'UNSIGNED INTEGER') THEN CAST(JSON_UNQUOTE(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)})) AS DECIMAL(30,10)) END)`,
   jsonArrayContains: (e, k, v) => sql`JSON_CONTAINS(JSON_EXTRACT(${e}, ${'$.' + JSON.stringify(k)}), ${JSON.stringify(v)})`,
+  jsonArrayHas: (e, v) => sql`(JSON_TYPE(${e}) = 'ARRAY' AND JSON_CONTAINS(${e}, ${JSON.stringify(v)}))`,
   jsonHasKey: (e, k) => sql`JSON_CONTAINS_PATH(${e}, 'one', ${'$.' + JSON.stringify(k)})`,
   jsonRemoveKey: (e, k) => sql`JSON_REMOVE(${e}, ${'$.' + JSON.stringify(k)})`,
   jsonSet: (e, k, v) => sql`JSON_SET(${e}, ${'$.' + JSON.stringify(k)}, JSON_EXTRACT(${JSON.stringify(v)}, '$'))`,

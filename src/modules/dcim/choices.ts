@@ -115,3 +115,31 @@ export const CABLE_LENGTH_UNITS = [
 export const METERS_PER_UNIT: Record<string, number> = { km: 1000, m: 1, cm: 0.01, mi: 1609.344, ft: 0.3048, in: 0.0254 };
 
 export const CABLE_STATUSES = ['Connected', 'Planned', 'Decommissioning'] as const;
+
+/** Software, controllers, redundancy groups and virtual device contexts (Nautobot 2.4's choices and default statuses). */
+export const HASHING_ALGORITHMS = [
+  ['md5', 'MD5'],
+  ['sha1', 'SHA1'],
+  ['sha224', 'SHA224'],
+  ['sha384', 'SHA384'],
+  ['sha256', 'SHA256'],
+  ['sha512', 'SHA512'],
+  ['sha3', 'SHA3'],
+  ['blake2', 'BLAKE2'],
+  ['blake3', 'BLAKE3'],
+] as const;
+export const FAILOVER_STRATEGIES = [
+  ['', '(unspecified)'],
+  ['active-active', 'Active/Active'],
+  ['active-passive', 'Active/Passive'],
+] as const;
+export const REDUNDANCY_PROTOCOLS = [
+  ['hsrp', 'HSRP'],
+  ['vrrp', 'VRRP'],
+  ['glbp', 'GLBP'],
+  ['carp', 'CARP'],
+] as const;
+export const CONTROLLER_CAPABILITIES = [['wireless', 'Wireless']] as const;
+export const SOFTWARE_STATUSES = ['Active', 'Extended Support', 'End-of-Life'] as const;
+export const REDUNDANCY_GROUP_STATUSES = ['Planned', 'Staging', 'Active', 'Decommissioning', 'Retired'] as const;
+export const VDC_STATUSES = ['Offline', 'Active', 'Planned'] as const;

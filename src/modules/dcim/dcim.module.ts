@@ -28,6 +28,10 @@ import { rackResource } from './resources/rack.resource';
 import { virtualChassisResource } from './resources/virtual-chassis.resource';
 import { moduleResource } from './resources/module.resource';
 import { moduleFamilyResource, moduleTypeResource } from './resources/module-type.resource';
+import { deviceTypeToSoftwareImageFileResource, softwareImageFileResource, softwareVersionResource } from './resources/software.resource';
+import { controllerManagedDeviceGroupResource, controllerResource } from './resources/controller.resource';
+import { deviceRedundancyGroupResource, interfaceRedundancyGroupAssociationResource, interfaceRedundancyGroupResource } from './resources/redundancy.resource';
+import { interfaceVdcAssignmentResource, virtualDeviceContextResource } from './resources/virtual-device-context.resource';
 import { consolePortTemplateResource, consoleServerPortTemplateResource, frontPortTemplateResource, rearPortTemplateResource } from './resources/port-templates.resource';
 import { powerOutletTemplateResource, powerPortTemplateResource } from './resources/power-templates.resource';
 
@@ -70,6 +74,16 @@ export const dcimApp = defineApp({
     moduleFamilyResource,
     moduleTypeResource,
     moduleResource,
+    softwareVersionResource,
+    softwareImageFileResource,
+    deviceTypeToSoftwareImageFileResource,
+    deviceRedundancyGroupResource,
+    controllerResource,
+    controllerManagedDeviceGroupResource,
+    interfaceRedundancyGroupResource,
+    interfaceRedundancyGroupAssociationResource,
+    virtualDeviceContextResource,
+    interfaceVdcAssignmentResource,
   ],
   tables: [CABLE_PATH_TABLE, CABLE_PATH_NODE_TABLE],
   controllers: [

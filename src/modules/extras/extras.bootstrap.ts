@@ -31,6 +31,10 @@ export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Provisioning', '2196f3'],
   ['Deprovisioning', 'ffc107'],
   ['Decommissioned', '9e9e9e'],
+  // Software versions and image files, redundancy groups.
+  ['Extended Support', '00bcd4'],
+  ['End-of-Life', 'f44336'],
+  ['Staging', '2196f3'],
 ];
 
 /** Roles that some models take by default (the reference's migration 0062 makes the IP address roles, colours from their CSS classes). */

@@ -18,6 +18,12 @@ export interface PrimaryIpHost {
   ownerColumn: string;
   assignmentColumn: string;
   owner: string;
+  /** The owner's column that the interfaces' `ownerColumn` must equal (default `id`; a VDC's `device_id`). */
+  ownerValue?: string;
+  /** The message for an address on none of those interfaces (default "... is not assigned to this <owner>."). */
+  notAssigned?: (address: string) => string;
+  /** The reverse names on IP addresses (default `primary_ip4_for`, `primary_ip6_for`). */
+  relatedNames?: [string, string];
 }
 
 /** Devices' primary IPs live on their interfaces, virtual machines' on theirs. */
@@ -33,8 +39,8 @@ export const VM_PRIMARY_IPS: PrimaryIpHost = {
 export const primaryIpMixin = (o: PrimaryIpHost) =>
   mixin({
     fields: () => ({
-      primary_ip4: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: 'primary_ip4_for', label: 'Primary IPv4' }),
-      primary_ip6: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: 'primary_ip6_for', label: 'Primary IPv6' }),
+      primary_ip4: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: o.relatedNames?.[0] ?? 'primary_ip4_for', label: 'Primary IPv4' }),
+      primary_ip6: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'setNull', relatedName: o.relatedNames?.[1] ?? 'primary_ip6_for', label: 'Primary IPv6' }),
     }),
     filters: {
       has_primary_ip: {
@@ -55,9 +61,9 @@ export const primaryIpMixin = (o: PrimaryIpHost) =>
         if (Number(ip.ip_version) !== version) return { [name]: [`${text} is not an IPv${version} address.`] };
         const assigned = await w.exec.query(
           sql`SELECT 1 AS x FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident(o.interfaceTable)} i ON i.${ident('id')} = a.${ident(o.assignmentColumn)}
-              WHERE a.${ident('ip_address_id')} = ${id} AND i.${ident(o.ownerColumn)} = ${s.values.id}`,
+              WHERE a.${ident('ip_address_id')} = ${id} AND i.${ident(o.ownerColumn)} = ${s.values[o.ownerValue ?? 'id']}`,
         );
-        if (!assigned.length) return { [name]: [`The specified IP address (${text}) is not assigned to this ${o.owner}.`] };
+        if (!assigned.length) return { [name]: [o.notAssigned?.(text) ?? `The specified IP address (${text}) is not assigned to this ${o.owner}.`] };
       }
     },
   });

@@ -1,5 +1,5 @@
 import { ident, sql } from '../../../database/sql';
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { SUBDEVICE_ROLES } from '../component-choices';
@@ -10,7 +10,7 @@ import { manufacturerResource } from './manufacturer.resource';
 /**
  * A make and model of hardware (Juniper EX4300-48T): its height, depth and parent/child role,
  * and the component templates from which its devices get their ports and bays. The reference's
- * front and rear images (file uploads) and software image files are not modelled.
+ * front and rear images (file uploads) are not modelled.
  */
 export const deviceTypeResource = defineResource({
   app: 'dcim',
@@ -34,6 +34,8 @@ export const deviceTypeResource = defineResource({
       label: 'Parent/child status',
       help: 'Parent devices house child devices in device bays. Leave blank if this device type is neither a parent nor a child.',
     }),
+    // Set through device-types-to-software-image-files (read-only here, as the reference shows it).
+    software_image_files: field.manyToMany(model('dcim.softwareimagefile'), { table: 'dcim_devicetypetosoftwareimagefile', source: 'device_type_id', target: 'software_image_file_id' }, { readOnly: true, relatedName: 'device_types', label: 'Software Image Files' }),
     comments: field.text(),
     device_count: field.count('dcim.device', 'device_type'),
   },

@@ -14,6 +14,7 @@ import { instantiateComponents } from '../instantiate';
 import { macValues } from '../mac';
 import { moduleHolderFilters } from '../module-tree';
 import { deviceTypeResource } from './device-type.resource';
+import { deviceSoftwareMixin } from './device-software';
 import { naturalize } from './naturalize';
 import { platformResource } from './platform.resource';
 import { rackResource } from './rack.resource';
@@ -42,9 +43,8 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis and a host of a
- * cluster. Left out until their models exist: secrets groups, software versions,
- * controller groups and redundancy groups. A new device gets its type's components; a parent
- * device that moves takes the children in its bays along.
+ * cluster. Left out until its model exists: secrets groups. A new device gets its type's
+ * components; a parent device that moves takes the children in its bays along.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -67,6 +67,7 @@ export const deviceResource = defineResource({
     tenancyMixin(),
     locatedMixin(),
     primaryIpMixin(DEVICE_PRIMARY_IPS),
+    deviceSoftwareMixin(),
   ],
   columns: { _name: { ...column.string(100, { nullable: true }), sortable: true } },
   indexes: [['_name']],

@@ -28,9 +28,8 @@ export interface Dimension {
 const dim = (field: string, target: string, paths: string[], filters: string[], tree = false): Dimension => ({ field, target, paths, filters, tree });
 
 /**
- * One line per dimension, in the reference's field order. Not yet (its model is being added):
- * `device_redundancy_groups` (path `device_redundancy_group`); `dynamic_groups` is off in the
- * reference unless CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED.
+ * One line per dimension, in the reference's field order; `dynamic_groups` is off in the
+ * reference unless CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED (and netkeel has no dynamic groups yet).
  */
 export const DIMENSIONS: Dimension[] = [
   dim('locations', 'dcim.location', ['location', 'cluster__location'], ['location', 'location_id'], true),
@@ -41,6 +40,7 @@ export const DIMENSIONS: Dimension[] = [
   dim('clusters', 'virtualization.cluster', ['cluster'], ['cluster_id']),
   dim('tenant_groups', 'tenancy.tenantgroup', ['tenant__tenant_group'], ['tenant_group', 'tenant_group_id'], true),
   dim('tenants', 'tenancy.tenant', ['tenant'], ['tenant', 'tenant_id']),
+  dim('device_redundancy_groups', 'dcim.deviceredundancygroup', ['device_redundancy_group'], ['device_redundancy_group']),
   dim('tags', 'extras.tag', ['tags'], ['tag']),
 ];
 

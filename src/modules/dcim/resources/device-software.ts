@@ -1,0 +1,66 @@
+import { CustomFilter, model } from '../../../core/resource/definition';
+import type { FieldErrors } from '../../../core/resource/errors';
+import { field } from '../../../core/resource/fields';
+import { mixin } from '../../../core/resource/mixin';
+import { ident, inList, sql } from '../../../database/sql';
+
+/** `has_<fk>=true|false`: the foreign key is set, or not. */
+export const isSet = (column: string): CustomFilter => ({
+  boolean: true,
+  compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col(column)} IS NOT NULL` : sql`${h.col(column)} IS NULL`),
+});
+
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
+
+/**
+ * What a device runs and which groups it belongs to: its software version and the image files
+ * that override the version's (each a default image or one of the device type's), its device
+ * redundancy group with a priority there (which needs a group), and the controller managed
+ * device group that holds it (filter `controller` by the group's controller).
+ */
+export const deviceSoftwareMixin = () =>
+  mixin({
+    fields: () => ({
+      device_redundancy_group: field.foreignKey(model('dcim.deviceredundancygroup'), { nullable: true, onDelete: 'setNull', relatedName: 'devices', label: 'Device Redundancy Group' }),
+      device_redundancy_group_priority: field.integer({
+        nullable: true,
+        minValue: 1,
+        maxValue: 32767,
+        label: 'Device Redundancy Group Priority',
+        help: 'The priority the device has in the device redundancy group.',
+      }),
+      software_version: field.foreignKey(model('dcim.softwareversion'), { nullable: true, onDelete: 'protect', relatedName: 'devices', help: 'The software version installed on this device' }),
+      software_image_files: field.manyToMany(
+        model('dcim.softwareimagefile'),
+        { table: 'dcim_device_software_image_files', source: 'device_id', target: 'softwareimagefile_id' },
+        { writable: true, relatedName: 'devices', label: 'Software Image Files', help: 'Override the software image files associated with the software version for this device' },
+      ),
+      controller_managed_device_group: field.foreignKey(model('dcim.controllermanageddevicegroup'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
+    }),
+    filterAliases: { controller: 'controller_managed_device_group__controller' },
+    filters: { has_software_version: isSet('software_version_id') },
+    async rules(s, w): Promise<FieldErrors | void> {
+      if (s.values.device_redundancy_group_priority !== null && s.values.device_redundancy_group_priority !== undefined && !s.values.device_redundancy_group_id) {
+        return { device_redundancy_group_priority: ['Must assign a redundancy group when defining a redundancy group priority.'] };
+      }
+      if (!(s.create || s.touched.has('software_image_files') || s.touched.has('device_type'))) return;
+      const files = await s.linked('software_image_files');
+      if (!files.length || !s.values.device_type_id) return;
+      // One statement: the files that are neither a default image nor the device type's.
+      const rows = await w.exec.query<{ file: string; is_default: unknown; alias: string | null; version: string; platform: string; maker: string; model: string; mapped: unknown }>(
+        sql`SELECT f.${ident('image_file_name')} AS ${ident('file')}, f.${ident('default_image')} AS ${ident('is_default')}, v.${ident('alias')} AS ${ident('alias')},
+              v.${ident('version')} AS ${ident('version')}, p.${ident('name')} AS ${ident('platform')}, m.${ident('name')} AS ${ident('maker')}, t.${ident('model')} AS ${ident('model')},
+              (SELECT COUNT(*) FROM ${ident('dcim_devicetypetosoftwareimagefile')} x WHERE x.${ident('software_image_file_id')} = f.${ident('id')} AND x.${ident('device_type_id')} = t.${ident('id')}) AS ${ident('mapped')}
+            FROM ${ident('dcim_softwareimagefile')} f
+            JOIN ${ident('dcim_softwareversion')} v ON v.${ident('id')} = f.${ident('software_version_id')}
+            JOIN ${ident('dcim_platform')} p ON p.${ident('id')} = v.${ident('platform_id')}
+            JOIN ${ident('dcim_devicetype')} t ON t.${ident('id')} = ${s.values.device_type_id}
+            JOIN ${ident('dcim_manufacturer')} m ON m.${ident('id')} = t.${ident('manufacturer_id')}
+            WHERE ${inList(ident('f', 'id'), files)} ORDER BY f.${ident('image_file_name')}`,
+      );
+      const bad = rows.find((r) => !truthy(r.is_default) && !Number(r.mapped));
+      if (!bad) return;
+      const version = bad.alias ? bad.alias : `${bad.platform} - ${bad.version}`;
+      return { software_image_files: [`Software image file ${version} - ${bad.file} for version '${version}' is not valid for device type ${bad.maker} ${bad.model}.`] };
+    },
+  });
