@@ -70,7 +70,10 @@ describe('start-up', () => {
       const res = await request(`http://127.0.0.1:${port}`).post('/api/users/tokens/').set('Authorization', `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`).expect(201);
       expect(res.body.key).toMatch(/^[0-9a-f]{40}$/);
       const statuses = await request(`http://127.0.0.1:${port}`).get('/api/extras/statuses/').set('Authorization', `Token ${token}`).expect(200);
-      expect(statuses.body.results.map((s: { name: string }) => s.name).sort()).toEqual(['Active', 'Available', 'Connected', 'Decommissioning', 'Deprecated', 'End-of-Life', 'Extended Support', 'Failed', 'Inventory', 'Maintenance', 'Offline', 'Planned', 'Reserved', 'Retired', 'Staged', 'Staging']);
+      expect(statuses.body.results.map((s: { name: string }) => s.name).sort()).toEqual([
+        'Active', 'Available', 'Connected', 'Decommissioned', 'Decommissioning', 'Deprecated', 'Deprovisioning', 'End-of-Life', 'Extended Support',
+        'Failed', 'Inventory', 'Maintenance', 'Offline', 'Planned', 'Provisioning', 'Reserved', 'Retired', 'Staged', 'Staging',
+      ]);
     } finally {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));

@@ -140,6 +140,18 @@ eachDatabase(
       expect((await t().get(`/api/extras/config-contexts/?cluster_group=${clusterGroup.id}`).expect(200)).body.results.map((c: { name: string }) => c.name)).toEqual(['prod']);
     });
 
+    it('matches a device by its redundancy group, and a device in none only by contexts naming no group', async () => {
+      const drg = await post('/api/dcim/device-redundancy-groups/', { name: 'core-pair', status: 'Active' });
+      const paired = await post('/api/dcim/devices/', device({ name: 'paired1', device_redundancy_group: drg.id, device_redundancy_group_priority: 1 }));
+      const single = await post('/api/dcim/devices/', device({ name: 'single1' }));
+      await ctx({ name: 'pair', weight: 100, data: { pair: true }, device_redundancy_groups: [drg.id] });
+      await ctx({ name: 'all', weight: 50, data: { all: true } });
+      expect(await context(paired.id)).toEqual({ all: true, pair: true });
+      expect(await context(single.id)).toEqual({ all: true });
+      const named = (await t().get(`/api/extras/config-contexts/?device_redundancy_group=${drg.id}`).expect(200)).body.results.map((c: { name: string }) => c.name);
+      expect(named).toEqual(['pair']);
+    });
+
     it('ignores inactive contexts', async () => {
       const d = await post('/api/dcim/devices/', device({ name: 'r7' }));
       const c = await ctx({ name: 'switched', data: { on: true } });
