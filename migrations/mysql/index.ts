@@ -24,6 +24,8 @@ import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
 import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-config-context-redundancy-groups';
+import { IpamServices1795760517241 } from './1795760517241-ipam-services';
+import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -53,4 +55,6 @@ export const mysqlMigrations = [
   LocationAssignments1795757821092,
   VmConfigContexts1795759733026,
   ConfigContextRedundancyGroups1795760167238,
+  IpamServices1795760517241,
+  SoftwareOnItemsAndVms1795761048633,
 ];

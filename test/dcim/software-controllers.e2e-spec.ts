@@ -87,6 +87,25 @@ eachDatabase('software, controllers, redundancy groups and VDCs', (t) => {
     await t().del(`${VERSIONS}${v.id}/`).expect(409);
   });
 
+  it('records the software of inventory items and virtual machines, and keeps a version they run', async () => {
+    const version = await post(VERSIONS, { platform: nxos.id, version: '10.4(2)', status: 'Active' });
+    const file = await post(FILES, { software_version: version.id, image_file_name: 'nxos64-cs.10.4.2.F.bin', status: 'Active' });
+    const host = await post(DEVICES, device({ name: 'inv-host' }));
+    const item = await post('/api/dcim/inventory-items/', { device: host.id, name: 'Supervisor', software_version: version.id, software_image_files: [file.id] });
+    expect(item.software_version.id).toBe(version.id);
+    expect(item.software_image_files.map((f: { id: string }) => f.id)).toEqual([file.id]);
+    const clusterType = await post('/api/virtualization/cluster-types/', { name: 'NX-OSv' });
+    const cluster = await post('/api/virtualization/clusters/', { name: 'labs', cluster_type: clusterType.id });
+    const vm = await post('/api/virtualization/virtual-machines/', { name: 'nxosv1', cluster: cluster.id, status: 'Active', software_version: version.id });
+    expect((await get(`/api/virtualization/virtual-machines/?software_version=${version.id}`)).results.map((v: { id: string }) => v.id)).toEqual([vm.id]);
+    expect((await get(`/api/dcim/inventory-items/?software_version=${version.id}`)).results.map((i: { id: string }) => i.id)).toEqual([item.id]);
+    await t().del(`${VERSIONS}${version.id}/`).expect(409);
+    await patch(`/api/dcim/inventory-items/${item.id}/`, { software_version: null, software_image_files: [] });
+    await patch(`/api/virtualization/virtual-machines/${vm.id}/`, { software_version: null });
+    await t().del(`${FILES}${file.id}/`).expect(204);
+    await t().del(`${VERSIONS}${version.id}/`).expect(204);
+  });
+
   it('groups devices for redundancy: a priority needs a group and is at least 1; the group is cleared when deleted', async () => {
     const pair = await post('/api/dcim/device-redundancy-groups/', { name: 'fw-pair', status: 'Active', failover_strategy: 'active-passive' });
     expect(pair).toMatchObject({ failover_strategy: { value: 'active-passive', label: 'Active/Passive' }, comments: '', description: '' });

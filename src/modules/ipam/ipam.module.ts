@@ -12,6 +12,7 @@ import { vlanResource } from './resources/vlan.resource';
 import { vrfDeviceAssignmentResource } from './resources/vrf-device-assignment.resource';
 import { vrfPrefixAssignmentResource } from './resources/vrf-prefix-assignment.resource';
 import { vrfResource } from './resources/vrf.resource';
+import { serviceResource } from './resources/service.resource';
 import { prefixLocationAssignmentResource, vlanLocationAssignmentResource } from './resources/location-assignments.resource';
 
 export const ipamApp = defineApp({
@@ -30,6 +31,7 @@ export const ipamApp = defineApp({
     vrfDeviceAssignmentResource,
     ipAddressResource,
     ipAddressToInterfaceResource,
+    serviceResource,
   ],
   controllers: [AvailableController],
   providers: [IpamBootstrap],

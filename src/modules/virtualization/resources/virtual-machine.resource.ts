@@ -3,6 +3,7 @@ import { field } from '../../../core/resource/fields';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { macValues } from '../../dcim/mac';
 import { platformResource } from '../../dcim/resources/platform.resource';
+import { softwareFields } from '../../dcim/resources/device-software';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { primaryIpMixin, VM_PRIMARY_IPS } from '../../ipam/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
@@ -32,6 +33,7 @@ export const virtualMachineResource = defineResource({
   fields: {
     cluster: field.foreignKey(() => clusterResource, { required: true, onDelete: 'protect', relatedName: 'virtual_machines' }),
     platform: field.foreignKey(() => platformResource, { nullable: true, onDelete: 'setNull', relatedName: 'virtual_machines' }),
+    ...softwareFields({ related: 'virtual_machines', table: 'virtualization_virtualmachine_software_image_files', source: 'virtualmachine_id', what: 'virtual machine' }),
     name: field.string({ required: true, maxLength: 255, index: true }),
     vcpus: field.integer({ nullable: true, minValue: 0, maxValue: 32767, label: 'vCPUs' }),
     memory: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Memory (MB)' }),
