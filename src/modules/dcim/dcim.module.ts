@@ -93,6 +93,8 @@ export const dcimApp = defineApp({
     ...[consolePortResource, consoleServerPortResource, powerPortResource, powerOutletResource, interfaceResource, powerFeedResource].map(traceController),
     ...[frontPortResource, rearPortResource].map(pathsController),
   ],
+  // The connection lists the reference's dcim root names beside its models.
+  rootLinks: ['connected-device', 'console-connections', 'power-connections'],
   providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });
