@@ -18,6 +18,7 @@ import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
 import { Circuits1795756972180 } from './1795756972180-circuits';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
+import { Cloud1795758922153 } from './1795758922153-cloud';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -41,4 +42,5 @@ export const mysqlMigrations = [
   ComponentOrderIndex1795612970859,
   Circuits1795756972180,
   LocationAssignments1795757821092,
+  Cloud1795758922153,
 ];

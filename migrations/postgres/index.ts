@@ -20,6 +20,7 @@ import { IpamVrfDeviceAssignments1795611340085 } from './1795611340085-ipam-vrf-
 import { ComponentOrderIndex1795612970859 } from './1795612970859-component-order-index';
 import { Circuits1795756972180 } from './1795756972180-circuits';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
+import { Cloud1795758922153 } from './1795758922153-cloud';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -45,4 +46,5 @@ export const postgresMigrations = [
   ComponentOrderIndex1795612970859,
   Circuits1795756972180,
   LocationAssignments1795757821092,
+  Cloud1795758922153,
 ];
