@@ -109,6 +109,12 @@ eachDatabase('cloud', (t) => {
     expect((await get(`/api/ipam/prefixes/?cloud_networks=vnet`)).results.map((p: Obj) => p.id)).toEqual([prefix.id]);
     expect((await get(`/api/cloud/cloud-network-prefix-assignments/?cloud_network=vnet&prefix=${prefix.id}`)).count).toBe(1);
     expect(await names(`${NETS}?prefixes=${prefix.id}`)).toEqual(['vnet']);
+    // The reference's PrefixFilter: by UUID or by the prefix's text.
+    expect(await names(`${NETS}?prefixes=10.9.0.0/16`)).toEqual(['vnet']);
+    expect(await names(`${NETS}?prefixes=10.8.0.0/16`)).toEqual([]);
+    expect(await names(`${NETS}?prefixes__n=10.9.0.0/16`)).toEqual(['vnet-2']);
+    expect((await get('/api/cloud/cloud-network-prefix-assignments/?prefix=10.9.0.0/16')).results.map((x: Obj) => x.id)).toEqual([pa.id]);
+    expect((await t().get(`${NETS}?prefixes=not-a-prefix`).expect(400)).body).toEqual({ prefixes: ['Select a valid choice. not-a-prefix is not one of the available choices.'] });
 
     const lb = await post(SERVICES, { name: 'lb-1', cloud_resource_type: lbType.id, extra_config: { listeners: 2 } });
     expect(lb).toMatchObject({ display: 'lb-1', cloud_account: null, cloud_networks: [], extra_config: { listeners: 2 } });

@@ -1,6 +1,8 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { prefixResource } from '../../ipam/resources/prefix.resource';
+import { sql } from '../../../database/sql';
+import { prefixFilter } from '../prefix-filter';
 import { cloudNetworkResource } from './cloud-network.resource';
 import { cloudServiceResource } from './cloud-service.resource';
 
@@ -22,6 +24,7 @@ export const cloudNetworkPrefixAssignmentResource = defineResource({
     prefix: field.foreignKey(() => prefixResource, { required: true, onDelete: 'cascade', relatedName: 'cloud_network_assignments' }),
   },
   uniqueTogether: [{ fields: ['cloud_network', 'prefix'] }],
+  filters: { prefix: prefixFilter((h, ids) => sql`${h.col('prefix_id')} IN ${ids}`) },
   search: ['cloud_network__name', 'cloud_network__description'],
 });
 

@@ -2,7 +2,9 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { named } from '../../../core/resource/mixin';
 import { prefixResource } from '../../ipam/resources/prefix.resource';
+import { ident, sql } from '../../../database/sql';
 import { cloudResourceTypeMixin } from '../mixins';
+import { prefixFilter } from '../prefix-filter';
 import { cloudAccountResource } from './cloud-account.resource';
 
 /**
@@ -20,6 +22,13 @@ export const cloudNetworkResource = defineResource({
     cloud_account: field.foreignKey(() => cloudAccountResource, { required: true, onDelete: 'protect', relatedName: 'cloud_networks' }),
     parent: field.foreignKey(() => cloudNetworkResource, { nullable: true, onDelete: 'protect', relatedName: 'children' }),
     prefixes: field.manyToMany(() => prefixResource, { table: 'cloud_cloudnetworkprefixassignment', source: 'cloud_network_id', target: 'prefix_id' }, { readOnly: true, relatedName: 'cloud_networks' }),
+  },
+  filters: {
+    // By prefix UUID or text, through the network's prefix assignments.
+    prefixes: prefixFilter(
+      (h, ids) =>
+        sql`EXISTS (SELECT 1 FROM ${ident('cloud_cloudnetworkprefixassignment')} ${ident('cpa')} WHERE ${ident('cpa', 'cloud_network_id')} = ${h.col('id')} AND ${ident('cpa', 'prefix_id')} IN ${ids})`,
+    ),
   },
   search: ['description', 'parent__name', 'parent__description', 'cloud_account__name', 'cloud_account__description', 'cloud_resource_type__name', 'cloud_resource_type__description'],
   features: ['tags', 'customFields', 'notes'],
