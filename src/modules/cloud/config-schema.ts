@@ -1,4 +1,11 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { checkRegex } from '../../core/resource/query/lookups';
+
+/**
+ * Ajv's regular expressions (`pattern`, `patternProperties`), bounded as every client's regular
+ * expression is (length, no nested quantifiers or back-references): a schema is client input.
+ */
+const boundedRegExp = Object.assign((pattern: string, flags: string) => new RegExp(checkRegex(pattern), flags), { code: 'new RegExp' });
 
 /** Python's repr() of a JSON value, as the reference's jsonschema messages print them. */
 export function pythonRepr(v: unknown): string {
@@ -86,8 +93,13 @@ function message(e: ErrorObject, root: unknown): string {
  * schema that does not compile is reported as such. Compiled schemas are kept by their text.
  */
 export class ConfigSchemas {
-  private readonly ajv = new Ajv({ strict: false, validateFormats: false, allErrors: false });
+  private ajv = ConfigSchemas.validator();
   private readonly compiled = new Map<string, ValidateFunction | string>();
+
+  /** An Ajv instance that keeps no schema by its `$id` (two types may share one). */
+  private static validator(): Ajv {
+    return new Ajv({ strict: false, validateFormats: false, allErrors: false, addUsedSchema: false, code: { regExp: boundedRegExp } });
+  }
 
   private compile(schema: unknown): ValidateFunction | string {
     const key = JSON.stringify(schema);
@@ -98,7 +110,11 @@ export class ConfigSchemas {
       } catch (e) {
         fn = `Invalid config_schema: ${(e as Error).message}`;
       }
-      if (this.compiled.size > 1000) this.compiled.clear();
+      if (this.compiled.size >= 1000) {
+        // Ajv keeps what it compiled too: start both afresh.
+        this.compiled.clear();
+        this.ajv = ConfigSchemas.validator();
+      }
       this.compiled.set(key, fn);
     }
     return fn;
