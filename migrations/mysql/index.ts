@@ -22,6 +22,7 @@ import { Circuits1795756972180 } from './1795756972180-circuits';
 import { Modules1795757036179 } from './1795757036179-modules';
 import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
+import { Cloud1795758922153 } from './1795758922153-cloud';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
 import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-config-context-redundancy-groups';
 import { IpamServices1795760517241 } from './1795760517241-ipam-services';
@@ -53,6 +54,7 @@ export const mysqlMigrations = [
   Modules1795757036179,
   ConfigContexts1795757085114,
   LocationAssignments1795757821092,
+  Cloud1795758922153,
   VmConfigContexts1795759733026,
   ConfigContextRedundancyGroups1795760167238,
   IpamServices1795760517241,

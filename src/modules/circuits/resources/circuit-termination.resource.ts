@@ -6,6 +6,7 @@ import { ident, inList, sql } from '../../../database/sql';
 import { originsThrough, PathNode, retrace } from '../../dcim/cabling/paths';
 import { cableTermination, pathEndpoint } from '../../dcim/cabling/terminations';
 import { locatedMixin, locationName } from '../../dcim/mixins';
+import { cloudNetworkResource } from '../../cloud/resources/cloud-network.resource';
 import { TERM_SIDES } from '../choices';
 import { circuitResource } from './circuit.resource';
 import { providerNetworkResource } from './provider-network.resource';
@@ -25,13 +26,16 @@ async function otherSides(rows: Row[], w: WriteContext): Promise<Map<string, Row
   return new Map(rows.map((r) => [String(r.id), all.find((o) => same(o.circuit_id, r.circuit_id) && !same(o.term_side, r.term_side)) ?? null]));
 }
 
-/** Nautobot's str(): "Termination A: AMS1", named by its location or provider network. */
+/** Nautobot's str(): "Termination A: AMS1", named by its location, provider network or cloud network. */
 async function label(row: Row, w: WriteContext): Promise<string> {
   let where = 'None';
   if (row.location_id) where = await locationName(w, row.location_id);
-  else if (row.provider_network_id) {
-    const [pn] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} ${unscoped(providerNetworkResource).from(sql`${ident('id')} = ${row.provider_network_id}`)}`);
-    where = pn?.name ?? 'None';
+  else {
+    const [def, id] = row.provider_network_id ? [providerNetworkResource, row.provider_network_id] : [cloudNetworkResource, row.cloud_network_id];
+    if (id) {
+      const [net] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} ${unscoped(def).from(sql`${ident('id')} = ${id}`)}`);
+      where = net?.name ?? 'None';
+    }
   }
   return `Termination ${row.term_side}: ${where}`;
 }
@@ -59,8 +63,8 @@ export const circuitTerminationResource = defineResource({
   verboseName: 'circuit termination',
   naturalKey: ['circuit', 'term_side'],
   ordering: ['circuit', 'term_side'],
-  display: (r, h) => `Termination ${r.term_side}: ${h.related('location')?.name ?? h.related('provider_network')?.name ?? 'None'}`,
-  displayUses: { location: ['name'], provider_network: ['name'] },
+  display: (r, h) => `Termination ${r.term_side}: ${h.related('location')?.name ?? h.related('provider_network')?.name ?? h.related('cloud_network')?.name ?? 'None'}`,
+  displayUses: { location: ['name'], provider_network: ['name'], cloud_network: ['name'] },
   mixins: [
     locatedMixin({ nullable: true, message: (type) => `Circuit terminations may not associate to locations of type "${type}"` }),
     cableTermination({ refuseCable: (row) => (row.provider_network_id ? 'Circuit terminations attached to a provider network may not be cabled.' : undefined), label, across: otherSides }),
@@ -70,6 +74,7 @@ export const circuitTerminationResource = defineResource({
     circuit: field.foreignKey(() => circuitResource, { required: true, onDelete: 'cascade', relatedName: 'circuit_terminations' }),
     term_side: field.choice(TERM_SIDES, { required: true, maxLength: 1, label: 'Termination' }),
     provider_network: field.foreignKey(() => providerNetworkResource, { nullable: true, onDelete: 'protect', relatedName: 'circuit_terminations' }),
+    cloud_network: field.foreignKey(() => cloudNetworkResource, { nullable: true, onDelete: 'protect', relatedName: 'circuit_terminations' }),
     port_speed: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Port speed (Kbps)' }),
     upstream_speed: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Upstream speed (Kbps)', help: 'Upstream speed, if different from port speed' }),
     xconnect_id: field.string({ maxLength: 255, label: 'Cross-connect ID' }),
@@ -80,10 +85,11 @@ export const circuitTerminationResource = defineResource({
   search: ['circuit__cid', 'xconnect_id', 'pp_info', 'description'],
   features: ['tags', 'customFields', 'notes'],
   rules(s) {
-    const location = s.values.location_id;
-    const network = s.values.provider_network_id;
-    if (!location && !network) return { __all__: ['A circuit termination must attach to a location, a provider network or a cloud network.'] };
+    const { location_id: location, provider_network_id: network, cloud_network_id: cloud } = s.values;
+    if (!location && !network && !cloud) return { __all__: ['A circuit termination must attach to a location, a provider network or a cloud network.'] };
     if (location && network) return { __all__: ['A circuit termination cannot attach to both a location and a provider network.'] };
+    if (location && cloud) return { __all__: ['A circuit termination cannot attach to both a location and a cloud network.'] };
+    if (network && cloud) return { __all__: ['A circuit termination cannot attach to both a provider network and a cloud network.'] };
   },
   /**
    * The circuits take their terminations (Nautobot's update_circuit signal); where a termination

@@ -39,6 +39,7 @@ export const circuitResource = defineResource({
     // Through the circuit's terminations: a location includes its descendants.
     location: 'circuit_terminations__location',
     provider_network: 'circuit_terminations__provider_network',
+    cloud_network: 'circuit_terminations__cloud_network',
     has_terminations: 'has_circuit_terminations',
   },
   features: ['tags', 'customFields', 'notes'],
