@@ -1,7 +1,7 @@
 import { objectType } from '../../core/resource/definition';
 import { field } from '../../core/resource/fields';
 import { mixin } from '../../core/resource/mixin';
-import { configSchemas } from './config-schema';
+import { configError } from './config-schema';
 import { cloudResourceTypeResource } from './resources/cloud-resource-type.resource';
 
 /** A JSON column's value as stored, whatever the driver returned (MariaDB gives text). */
@@ -35,7 +35,7 @@ export const cloudResourceTypeMixin = () =>
       const type = s.related('cloud_resource_type');
       if (!type) return;
       const config = s.touched.has('extra_config') ? (s.values.extra_config ?? null) : stored(s.values.extra_config);
-      const error = configSchemas.check(stored(type.config_schema), config);
+      const error = configError(stored(type.config_schema), config);
       if (error) return { extra_config: [`Validation according to CloudResourceType ${type.name} config_schema failed.`, error] };
     },
   });

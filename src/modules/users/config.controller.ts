@@ -1,5 +1,6 @@
 import { Controller, Get, Patch, Req } from '@nestjs/common';
 import { Authenticated } from '../../core/auth/decorators';
+import { deepMerge } from '../../core/collections';
 import { NkRequest, parseBody } from '../../core/http/request';
 import { BadRequestError, NotAuthenticatedError } from '../../core/resource/errors';
 import { MAX_STORED_JSON_DEPTH, nestedDeeperThan, STORED_DEPTH_MESSAGE } from '../../core/resource/json-limits';
@@ -12,16 +13,6 @@ import { userResource } from './resources/user.resource';
 type Config = Record<string, unknown>;
 const isObject = (v: unknown): v is Config => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** `new` merged into `original`: objects merge key by key, anything else replaces (the reference's deepmerge). */
-export function deepMerge(original: Config, added: Config): Config {
-  // No prototype: a `__proto__` key is only a key.
-  const out: Config = Object.create(null);
-  for (const [key, value] of Object.entries(original)) out[key] = value;
-  for (const [key, value] of Object.entries(added)) {
-    out[key] = isObject(original[key]) && isObject(value) ? deepMerge(original[key] as Config, value) : value;
-  }
-  return out;
-}
 
 /**
  * `/api/users/config/`: the requester's own preferences (the user's `config_data`), which any

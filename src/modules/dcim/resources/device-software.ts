@@ -16,12 +16,12 @@ const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
  * The software an object runs (a device, an inventory item, a virtual machine): its version and
  * the image files that override the version's, as the reference declares them on each.
  */
-export function softwareFields(o: { related: string; table: string; source: string; what: string }) {
+export function softwareFields(o: { related: string; link: string; source: string; what: string }) {
   return {
     software_version: field.foreignKey(model('dcim.softwareversion'), { nullable: true, onDelete: 'protect', relatedName: o.related, help: `The software version installed on this ${o.what}` }),
     software_image_files: field.manyToMany(
       model('dcim.softwareimagefile'),
-      { table: o.table, source: o.source, target: 'softwareimagefile_id' },
+      { table: o.link, source: o.source, target: 'softwareimagefile_id' },
       { writable: true, relatedName: o.related, label: 'Software Image Files', help: `Override the software image files associated with the software version for this ${o.what}` },
     ),
   };
@@ -44,7 +44,7 @@ export const deviceSoftwareMixin = () =>
         label: 'Device Redundancy Group Priority',
         help: 'The priority the device has in the device redundancy group.',
       }),
-      ...softwareFields({ related: 'devices', table: 'dcim_device_software_image_files', source: 'device_id', what: 'device' }),
+      ...softwareFields({ related: 'devices', link: 'dcim_device_software_image_files', source: 'device_id', what: 'device' }),
       controller_managed_device_group: field.foreignKey(model('dcim.controllermanageddevicegroup'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
     }),
     filterAliases: { controller: 'controller_managed_device_group__controller' },

@@ -24,7 +24,7 @@ export const inventoryItemResource = defineResource({
   indexes: [['_name']],
   fields: {
     manufacturer: field.foreignKey(() => manufacturerResource, { nullable: true, onDelete: 'protect', relatedName: 'inventory_items' }),
-    ...softwareFields({ related: 'inventory_items', table: 'dcim_inventoryitem_software_image_files', source: 'inventoryitem_id', what: 'inventory item' }),
+    ...softwareFields({ related: 'inventory_items', link: 'dcim_inventoryitem_software_image_files', source: 'inventoryitem_id', what: 'inventory item' }),
     part_id: field.string({ maxLength: 255, label: 'Part ID', help: 'Manufacturer-assigned part identifier' }),
     serial: field.string({ maxLength: 255, index: true, label: 'Serial number' }),
     asset_tag: field.string({ maxLength: 255, nullable: true, unique: true, normalize: blankAsNull, label: 'Asset tag', help: 'A unique tag used to identify this item' }),

@@ -3,7 +3,7 @@ import type { ModelExtension } from '../../../core/resource/extension';
 import { field } from '../../../core/resource/fields';
 import { unscoped } from '../../../core/resource/query/rows';
 import { ident, inList, sql } from '../../../database/sql';
-import { dataError } from './json-schema';
+import { dataError } from '../../../core/json-schema/json-schema';
 import { isObject, OBJECT_FORM } from './owner';
 import { jsonOf, Matches, matchContexts, renderContext } from './render';
 

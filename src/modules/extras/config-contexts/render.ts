@@ -5,6 +5,7 @@ import type { ForeignKeyField } from '../../../core/resource/fields';
 import { unscoped } from '../../../core/resource/query/rows';
 import type { ResourceRegistry } from '../../../core/resource/registry';
 import { CONTEXT_SOURCE, Dimension, DIMENSIONS, dimensionThrough } from './dimensions';
+import { deepMerge } from '../../../core/collections';
 import { isObject } from './owner';
 
 type Obj = Record<string, unknown>;
@@ -150,22 +151,6 @@ export function renderContext(matches: Matches, objectId: string, local: unknown
   return data;
 }
 
-/** `new` merged into `original` (the reference's deepmerge): objects merge key by key, anything else replaces. */
-export function deepMerge(original: Obj, added: Obj): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(original)) setOwn(out, k, v);
-  for (const [k, v] of Object.entries(added)) {
-    const cur = Object.hasOwn(original, k) ? original[k] : undefined;
-    setOwn(out, k, isObject(cur) && isObject(v) ? deepMerge(cur, v) : v);
-  }
-  return out;
-}
-
-/** Sets an own key (`__proto__` included, as JSON.parse makes it), never a prototype. */
-function setOwn(o: Obj, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
 
 /** A JSON column as a value, whatever the driver returned (MariaDB: text). */
 export function jsonOf(v: unknown): unknown {

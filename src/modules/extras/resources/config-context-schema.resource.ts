@@ -2,7 +2,7 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { escapeLike } from '../../../core/resource/query/lookups';
 import { named } from '../../../core/resource/mixin';
-import { schemaError } from '../config-contexts/json-schema';
+import { schemaError } from '../../../core/json-schema/json-schema';
 import { isObject, ownerFields, ownerObjectId } from '../config-contexts/owner';
 
 /**

@@ -2,7 +2,7 @@ import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { escapeLike } from '../../../core/resource/query/lookups';
 import { dimensionFields, dimensionFilterAliases } from '../config-contexts/dimensions';
-import { dataError } from '../config-contexts/json-schema';
+import { dataError } from '../../../core/json-schema/json-schema';
 import { isObject, OBJECT_FORM, ownerFields, ownerObjectId } from '../config-contexts/owner';
 import { jsonOf } from '../config-contexts/render';
 

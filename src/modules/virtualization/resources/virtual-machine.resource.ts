@@ -33,7 +33,7 @@ export const virtualMachineResource = defineResource({
   fields: {
     cluster: field.foreignKey(() => clusterResource, { required: true, onDelete: 'protect', relatedName: 'virtual_machines' }),
     platform: field.foreignKey(() => platformResource, { nullable: true, onDelete: 'setNull', relatedName: 'virtual_machines' }),
-    ...softwareFields({ related: 'virtual_machines', table: 'virtualization_virtualmachine_software_image_files', source: 'virtualmachine_id', what: 'virtual machine' }),
+    ...softwareFields({ related: 'virtual_machines', link: 'virtualization_virtualmachine_software_image_files', source: 'virtualmachine_id', what: 'virtual machine' }),
     name: field.string({ required: true, maxLength: 255, index: true }),
     vcpus: field.integer({ nullable: true, minValue: 0, maxValue: 32767, label: 'vCPUs' }),
     memory: field.integer({ nullable: true, minValue: 0, maxValue: 2147483647, label: 'Memory (MB)' }),

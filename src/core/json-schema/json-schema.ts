@@ -1,13 +1,19 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { checkRegex } from '../../../core/resource/query/lookups';
+import { checkRegex } from '../resource/query/lookups';
 import { pyRepr } from './py-repr';
 
 /**
- * JSON Schema (draft 7) for config contexts, through Ajv, with the messages the reference's
- * Python `jsonschema` gives (`Draft7Validator`, its format checker, `best_match`): a client
- * that reads the reference's "'ntp' is a required property" reads the same here.
+ * JSON Schema (draft 7) through Ajv, with the messages the reference's Python `jsonschema`
+ * gives (`Draft7Validator`, its format checker where the reference uses one, `best_match`): a
+ * client that reads the reference's "'ntp' is a required property" reads the same here. Config
+ * contexts validate with formats, cloud resource types' `config_schema` without (as the
+ * reference's validators are made).
  */
+export interface JsonSchemaOptions {
+  /** Check `format` (email, ipv4, ipv6, date, regex), as the reference's format checker does. Default true. */
+  formats?: boolean;
+}
 
 /** The formats the reference's checker knows without optional packages; other formats are not checked, as there. */
 const FORMATS: Record<string, (s: string) => boolean> = {
@@ -28,9 +34,9 @@ const FORMATS: Record<string, (s: string) => boolean> = {
 // Unknown formats are not checked and not logged, as the reference's checker ignores them.
 const ajvOptions = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, validateSchema: false, logger: false } as const;
 
-function newAjv(): Ajv {
-  const ajv = new Ajv(ajvOptions);
-  for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
+function newAjv(formats = true): Ajv {
+  const ajv = new Ajv({ ...ajvOptions, validateFormats: formats });
+  if (formats) for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
   return ajv;
 }
 
@@ -63,18 +69,18 @@ export function schemaError(schema: unknown): string | undefined {
 }
 
 /** The first violation of `data` against a usable schema (the reference's `e.message`), or undefined. */
-export function dataError(schema: unknown, data: unknown): string | undefined {
-  const validate = validatorFor(schema);
+export function dataError(schema: unknown, data: unknown, o: JsonSchemaOptions = {}): string | undefined {
+  const validate = validatorFor(schema, o.formats !== false);
   if (validate(data)) return undefined;
   return bestMessage(validate.errors ?? [], data);
 }
 
-function validatorFor(schema: unknown): ValidateFunction {
-  const key = JSON.stringify(schema);
+function validatorFor(schema: unknown, formats = true): ValidateFunction {
+  const key = `${formats ? 'f' : '-'}${JSON.stringify(schema)}`;
   const hit = compiled.get(key);
   if (hit) return hit.validate;
   // An instance per schema: two schemas may carry the same `$id`.
-  const ajv = newAjv();
+  const ajv = newAjv(formats);
   const validate = ajv.compile(schema as object);
   if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, { ajv, validate });
