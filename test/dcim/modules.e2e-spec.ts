@@ -207,4 +207,17 @@ eachDatabase('modules', (t) => {
     await t().patch(`/api/dcim/modules/${spare.id}/`, { location: null, parent_module_bay: bay.id }).expect(200);
     expect(await names(`/api/dcim/interfaces/?module=${spare.id}`)).toEqual(['xe-7/{module.parent}']);
   });
+
+  it("puts a cable on a module's interface on the module's device, as the reference's Cable.save", async () => {
+    const bay = await post('/api/dcim/module-bays/', { parent_device: router.id, name: 'Slot 6', position: '6' });
+    const card = await post('/api/dcim/modules/', { module_type: lineCard.id, parent_module_bay: bay.id, status: 'Active' });
+    const port = await post('/api/dcim/module-bays/', { parent_module: card.id, name: 'Port 0', position: '0' });
+    const optic6 = await post('/api/dcim/modules/', { module_type: optic.id, parent_module_bay: port.id, status: 'Active' });
+    const [nested] = (await list(`/api/dcim/interfaces/?module=${optic6.id}`)).results;
+    const [onCard] = (await list(`/api/dcim/interfaces/?module=${card.id}`)).results;
+    const cable = await post('/api/dcim/cables/', { termination_a_type: 'dcim.interface', termination_a_id: onCard.id, termination_b_type: 'dcim.interface', termination_b_id: nested.id, status: 'Connected' });
+    expect((await list(`/api/dcim/cables/?device=r1`)).results.map((c: Obj) => c.id)).toContain(cable.id);
+    expect((await list(`/api/dcim/cables/?device_id=${router.id}`)).results.map((c: Obj) => c.id)).toContain(cable.id);
+    await t().del(`/api/dcim/cables/${cable.id}/`).expect(204);
+  });
 });

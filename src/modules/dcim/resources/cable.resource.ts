@@ -14,6 +14,7 @@ import { originsThrough, PathNode, retrace } from '../cabling/paths';
 import { CABLE_LENGTH_UNITS, CABLE_STATUSES, CABLE_TYPES, METERS_PER_UNIT } from '../choices';
 import { INTERFACE_TYPES } from '../component-choices';
 import { componentName } from './device-component';
+import { modulePlaces } from '../module-tree';
 import { NONCONNECTABLE_TYPES } from './interface.resource';
 
 /** Which terminations a cable may join (Nautobot's COMPATIBLE_TERMINATION_TYPES), by model name. */
@@ -199,14 +200,17 @@ export const cableResource = defineResource({
     }
     return errors;
   },
-  beforeSave(states) {
+  async beforeSave(states, w) {
+    // An end on a module's component is on the device the module is installed in (the reference's module.device), read once for the batch.
+    const modules = states.flatMap((s) => SIDES.map((side) => s.related(`termination_${side}`))).filter((r): r is Row => !!r && !r.device_id && !!r.module_id);
+    const places = modules.length ? await modulePlaces(w.exec, modules.map((r) => String(r.module_id))) : new Map();
     for (const s of states) {
       if (s.values.length === null || s.values.length === undefined) s.values.length_unit = '';
       const unit = String(s.values.length_unit ?? '');
       s.values._abs_length = s.values.length !== null && s.values.length !== undefined && METERS_PER_UNIT[unit] ? (Number(s.values.length) * METERS_PER_UNIT[unit]).toFixed(4) : null;
       for (const side of SIDES) {
         const row = s.related(`termination_${side}`);
-        if (row) s.values[`_termination_${side}_device_id`] = row.device_id ?? null;
+        if (row) s.values[`_termination_${side}_device_id`] = row.device_id ?? (row.module_id ? (places.get(String(row.module_id))?.device ?? null) : null);
       }
     }
   },
