@@ -24,6 +24,7 @@ import { ConfigContexts1795757085114 } from './1795757085114-config-contexts';
 import { LocationAssignments1795757821092 } from './1795757821092-location-assignments';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
 import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-config-context-redundancy-groups';
+import { Wireless1795760604771 } from './1795760604771-wireless';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -53,4 +54,5 @@ export const mysqlMigrations = [
   LocationAssignments1795757821092,
   VmConfigContexts1795759733026,
   ConfigContextRedundancyGroups1795760167238,
+  Wireless1795760604771,
 ];
