@@ -100,6 +100,15 @@ eachDatabase('wireless', (t) => {
     });
     expect(await refuse(PROFILES, { name: 'Other', regulatory_domain: 'US', allowed_channel_list: [1, 'x'] })).toEqual({ allowed_channel_list: ['A valid integer is required.'] });
 
+    // OPTIONS shows the lists with their items' type and choices: the Ansible module checks channel widths against them.
+    const meta = (await t().http.options(PROFILES).set('Authorization', `Token ${t().token}`).expect(200)).body.actions.POST;
+    expect(meta.channel_width).toMatchObject({
+      type: 'list',
+      child: { type: 'choice', choices: [{ value: 20, display: '20 MHz' }, { value: 40, display: '40 MHz' }, { value: 80, display: '80 MHz' }, { value: 160, display: '160 MHz' }] },
+    });
+    expect(meta.allowed_channel_list).toMatchObject({ type: 'list', child: { type: 'integer' } });
+    expect(meta.supported_data_rates).toMatchObject({ type: 'list', read_only: false });
+
     // Writing the data rates replaces them; an empty list clears the widths.
     const changed = (await t().patch(`${PROFILES}${full.id}/`, { supported_data_rates: [n11ac2.id], channel_width: [] }).expect(200)).body;
     expect(changed.supported_data_rates.map((r: any) => r.id)).toEqual([n11ac2.id]);

@@ -71,8 +71,8 @@ export const radioProfileResource = defineResource({
     frequency: field.choice(FREQUENCIES, { maxLength: 255 }),
     tx_power_min: field.integer({ nullable: true, label: 'Transmit Power Minimum' }),
     tx_power_max: field.integer({ nullable: true, label: 'Transmit Power Maximum' }),
-    channel_width: field.json({ nullable: true, validate: integerList(WIDTHS) }),
-    allowed_channel_list: field.json({ nullable: true, validate: integerList(), help: 'Comma-separated list of allowed channel numbers for this radio profile.' }),
+    channel_width: field.json({ nullable: true, listOf: { type: 'integer', choices: CHANNEL_WIDTHS }, validate: integerList(WIDTHS) }),
+    allowed_channel_list: field.json({ nullable: true, listOf: { type: 'integer' }, validate: integerList(), help: 'Comma-separated list of allowed channel numbers for this radio profile.' }),
     supported_data_rates: field.manyToMany(
       () => supportedDataRateResource,
       { table: 'wireless_radioprofile_supported_data_rates', source: 'radioprofile_id', target: 'supporteddatarate_id' },
