@@ -108,6 +108,9 @@ eachDatabase('wireless', (t) => {
     });
     expect(meta.allowed_channel_list).toMatchObject({ type: 'list', child: { type: 'integer' } });
     expect(meta.supported_data_rates).toMatchObject({ type: 'list', read_only: false });
+    const schema = (await get('/api/swagger.json')).components.schemas.WritableRadioprofile.properties;
+    expect(schema.channel_width).toMatchObject({ type: 'array', items: { enum: [20, 40, 80, 160] } });
+    expect(schema.allowed_channel_list).toMatchObject({ type: 'array', items: { type: 'integer' } });
 
     // Writing the data rates replaces them; an empty list clears the widths.
     const changed = (await t().patch(`${PROFILES}${full.id}/`, { supported_data_rates: [n11ac2.id], channel_width: [] }).expect(200)).body;
