@@ -116,7 +116,10 @@ eachDatabase('wireless', (t) => {
     const changed = (await t().patch(`${PROFILES}${full.id}/`, { supported_data_rates: [n11ac2.id], channel_width: [] }).expect(200)).body;
     expect(changed.supported_data_rates.map((r: any) => r.id)).toEqual([n11ac2.id]);
     expect(changed.channel_width).toEqual([]);
-    await t().patch(`${PROFILES}${full.id}/`, { channel_width: [40, 80] }).expect(200);
+    // Items as the reference's fields take them: numbers as text, a choice as {"value": ...}.
+    const lenient = (await t().patch(`${PROFILES}${full.id}/`, { channel_width: ['40', { value: 80 }], allowed_channel_list: ['36', 40] }).expect(200)).body;
+    expect(lenient).toMatchObject({ channel_width: [40, 80], allowed_channel_list: [36, 40] });
+    expect(await refuse(PROFILES, { name: 'Other', regulatory_domain: 'US', allowed_channel_list: [{ value: 1 }] })).toEqual({ allowed_channel_list: ['A valid integer is required.'] });
 
     expect(await ids(`${PROFILES}?channel_width=80`)).toEqual([full.id]);
     expect(await ids(`${PROFILES}?channel_width=160`)).toEqual([]);

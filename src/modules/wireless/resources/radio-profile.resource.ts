@@ -24,6 +24,18 @@ function integerList(choices?: readonly unknown[]) {
   };
 }
 
+/**
+ * The items as the reference's fields take them: a whole-number string is the number (DRF's
+ * IntegerField), and a choice may come as `{"value": 20}` (Nautobot's ChoiceField).
+ */
+function integerItems(choices: boolean) {
+  const item = (x: unknown): unknown => {
+    if (choices && x && typeof x === 'object' && !Array.isArray(x) && 'value' in x) return item((x as { value: unknown }).value);
+    return typeof x === 'string' && /^\s*-?\d{1,10}\s*$/.test(x) ? Number(x) : x;
+  };
+  return (v: unknown) => (Array.isArray(v) ? v.map(item) : v);
+}
+
 /** `channel_width=40`: profiles whose channel widths contain the number (the reference's NumericArrayFilter). */
 const channelWidthFilter: CustomFilter = {
   compile: (values, _l, h) => {
@@ -71,8 +83,8 @@ export const radioProfileResource = defineResource({
     frequency: field.choice(FREQUENCIES, { maxLength: 255 }),
     tx_power_min: field.integer({ nullable: true, label: 'Transmit Power Minimum' }),
     tx_power_max: field.integer({ nullable: true, label: 'Transmit Power Maximum' }),
-    channel_width: field.json({ nullable: true, listOf: { type: 'integer', choices: CHANNEL_WIDTHS }, validate: integerList(WIDTHS) }),
-    allowed_channel_list: field.json({ nullable: true, listOf: { type: 'integer' }, validate: integerList(), help: 'Comma-separated list of allowed channel numbers for this radio profile.' }),
+    channel_width: field.json({ nullable: true, listOf: { type: 'integer', choices: CHANNEL_WIDTHS }, normalize: integerItems(true), validate: integerList(WIDTHS) }),
+    allowed_channel_list: field.json({ nullable: true, listOf: { type: 'integer' }, normalize: integerItems(false), validate: integerList(), help: 'Comma-separated list of allowed channel numbers for this radio profile.' }),
     supported_data_rates: field.manyToMany(
       () => supportedDataRateResource,
       { table: 'wireless_radioprofile_supported_data_rates', source: 'radioprofile_id', target: 'supporteddatarate_id' },
