@@ -19,9 +19,10 @@ import { usersApp } from './modules/users/users.module';
 import { circuitsApp } from './modules/circuits/circuits.module';
 import { virtualizationApp } from './modules/virtualization/virtualization.module';
 import { cloudApp } from './modules/cloud/cloud.module';
+import { wirelessApp } from './modules/wireless/wireless.module';
 
 /** The apps of netkeel: one line each. Their models, tables and routes follow from them. */
-export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identityApp, circuitsApp, virtualizationApp, cloudApp];
+export const APPS = [extrasApp, tenancyApp, dcimApp, ipamApp, usersApp, identityApp, circuitsApp, virtualizationApp, cloudApp, wirelessApp];
 
 export const ALL_RESOURCES = APPS.flatMap((a) => a.resources);
 export const ALL_TABLES = APPS.flatMap((a) => a.tables ?? []);

@@ -6,7 +6,7 @@ eachDatabase('foundation', (t) => {
     const res = await t().get('/api/').expect(200);
     // Every app, and status, in alphabetical order.
     expect(Object.keys(res.body)).toEqual([...APPS.map((a) => a.label), 'status'].sort());
-    expect(Object.keys(res.body)).toEqual(expect.arrayContaining(['circuits', 'dcim', 'extras', 'ipam', 'tenancy', 'users', 'virtualization', 'cloud']));
+    expect(Object.keys(res.body)).toEqual(expect.arrayContaining(['circuits', 'dcim', 'extras', 'ipam', 'tenancy', 'users', 'virtualization', 'cloud', 'wireless']));
     expect(res.headers['api-version']).toBe('2.4');
   });
 });

@@ -28,6 +28,7 @@ import { Cloud1795758922153 } from './1795758922153-cloud';
 import { VmConfigContexts1795759733026 } from './1795759733026-vm-config-contexts';
 import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-config-context-redundancy-groups';
 import { IpamServices1795760517241 } from './1795760517241-ipam-services';
+import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
@@ -62,5 +63,6 @@ export const postgresMigrations = [
   VmConfigContexts1795759733026,
   ConfigContextRedundancyGroups1795760167238,
   IpamServices1795760517241,
+  Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
 ];

@@ -29,7 +29,9 @@ function scalarSchema(f: Field): Schema {
         datetime: { type: 'string', format: 'date-time' },
         json: {},
       }[f.type] as Schema;
-      const s: Schema = { ...base };
+      // A list field: an array of its items (the choices' values where it has choices).
+      const items: Schema | undefined = f.listOf && (f.listOf.choices ? { enum: f.listOf.choices.map((c) => c[0]) } : { type: f.listOf.type });
+      const s: Schema = items ? { type: 'array', items } : { ...base };
       if (f.maxLength) s.maxLength = f.maxLength;
       if (f.minValue !== undefined) s.minimum = f.minValue;
       if (f.maxValue !== undefined) s.maximum = f.maxValue;

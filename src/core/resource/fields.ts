@@ -46,6 +46,11 @@ export interface ScalarField extends BaseField {
   default?: unknown | (() => unknown);
   /** A choice field: reads as {value, label}, writes by value. */
   choices?: Choices;
+  /**
+   * A JSON list of values (the reference's ListField): OPTIONS shows it as `list` with its child's
+   * type and choices, which clients (pynautobot's `choices()`) read. `validate` checks the items.
+   */
+  listOf?: { type: 'integer' | 'string'; choices?: Choices };
   /** Extra validation on the parsed value; returns an error message. */
   validate?: (value: any) => string | undefined;
   /** Normalisation applied after parsing (e.g. lower-case). */

@@ -16,7 +16,11 @@ function fieldInfo(ctx: RequestContext, f: Field): Info | null {
   const lbl = f.label ?? f.name.replace(/_/g, ' ');
   switch (f.kind) {
     case 'scalar':
-      if (f.choices) {
+      if (f.listOf) {
+        const { type, choices } = f.listOf;
+        info.type = 'list';
+        info.child = choices ? { type: 'choice', required: false, read_only: false, choices: choices.map(([value, display]) => ({ value, display })) } : { type, required: false, read_only: false };
+      } else if (f.choices) {
         info.type = 'choice';
         info.choices = f.choices.map(([value, display]) => ({ value, display }));
       } else info.type = { string: 'string', text: 'string', integer: 'integer', decimal: 'decimal', boolean: 'boolean', date: 'date', datetime: 'datetime', json: 'json', uuid: 'string' }[f.type];

@@ -78,6 +78,12 @@ export function jsonValue(raw: string): unknown {
   return value;
 }
 
+/** A list field's cell on import: comma-separated items (integers as numbers; a non-number is left for validation to name). */
+export function listValue(raw: string, type: 'integer' | 'string'): unknown[] {
+  if (raw.trim() === '') return [];
+  return raw.split(',').map((x) => (type === 'integer' && /^-?\d{1,15}$/.test(x.trim()) ? Number(x) : x.trim()));
+}
+
 /** What a spreadsheet would run as a formula (or a quote mark, which marks one neutralised). */
 const FORMULA_START = /^[=+\-@\t\r']/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;

@@ -5,7 +5,7 @@ import { BadRequestError } from '../errors';
 import type { ExtensionContext } from '../extension';
 import type { Field } from '../fields';
 import { isUuid } from '../query/values';
-import { allNoObject, importedCell, jsonValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
+import { allNoObject, importedCell, jsonValue, listValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
 
 /**
  * CSV import: the text parsed, its headers checked, and each row turned into the input object a
@@ -75,6 +75,8 @@ function cellValue(f: Field, raw: string): unknown {
     case 'contentTypes':
       return raw === '' ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
     case 'scalar':
+      // A list's empty cell is the empty list (null is written NULL).
+      if (f.listOf) return listValue(raw, f.listOf.type);
       if (raw === '' && f.nullable) return null;
       if (f.type === 'json') return jsonValue(raw);
       return raw;

@@ -101,7 +101,8 @@ export class CsvService {
             const v = rep[c.key];
             if (v === null || v === undefined) return NULL;
             const f = def.fields[c.key];
-            return f?.kind === 'scalar' && f.type === 'json' ? jsonCell(v) : csvCell(v);
+            // A list field (`listOf`) is comma-joined, as the reference writes lists; other JSON as JSON text.
+            return f?.kind === 'scalar' && f.type === 'json' && !f.listOf ? jsonCell(v) : csvCell(v);
           }
         }
       });

@@ -87,7 +87,8 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     if (f.kind !== 'm2m' || f.writeOnly || !x.readable(f)) continue;
     const target = f.target();
     const th = f.through;
-    const agg = x.exec.dialect.listAgg(ident('ml', th.target), target.fields.name ? ident('mx', 'name') : ident('mx', 'id'));
+    // By name, or by the target's own ordering (as a detail lists them).
+    const agg = x.exec.dialect.listAgg(ident('ml', th.target), target.fields.name ? ident('mx', 'name') : await orderBy(x.ctx, x.exec, target, new Map(), 'mx'));
     if (!agg) return out;
     const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
     const j = `m${out.joins.length}`;

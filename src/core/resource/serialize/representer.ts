@@ -234,7 +234,8 @@ export class Representer {
     }
     const target = f.target();
     const disc = f.through.discriminator ? sql` AND ${ident('l', f.through.discriminator)} = ${objectType(owner)}` : sql``;
-    const order = target.fields.name ? sql` ORDER BY ${ident('x', 'name')}` : sql``;
+    // By name, or by the target's own ordering (a supported data rate's standard and rate), as a list page does.
+    const order = sql` ORDER BY ${target.fields.name ? ident('x', 'name') : await orderBy(this.ctx, this.exec, target, new Map(), 'x')}`;
     // Every linked object: a hidden one stays a reference (only nested objects are scoped).
     const linked = unscoped(target, 'x').join(sql`${ident('x', 'id')} = ${ident('l', f.through.target)}`);
     const links = await this.exec.query(

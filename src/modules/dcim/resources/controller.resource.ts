@@ -77,6 +77,17 @@ export const controllerManagedDeviceGroupResource = defineResource({
     description: field.string({ maxLength: 255 }),
     weight: field.integer({ default: 1000, minValue: 0, maxValue: 2147483647, help: 'Weight of the controller device group, used to sort the groups within its parent group' }),
     controller: field.foreignKey(() => controllerResource, { required: true, onDelete: 'cascade', help: 'Controller that manages the devices in this group' }),
+    // Set through the wireless app's assignments (read-only here, as the reference shows them).
+    radio_profiles: field.manyToMany(
+      model('wireless.radioprofile'),
+      { table: 'wireless_controllermanageddevicegroupradioprofileassignment', source: 'controller_managed_device_group_id', target: 'radio_profile_id' },
+      { readOnly: true, relatedName: 'controller_managed_device_groups' },
+    ),
+    wireless_networks: field.manyToMany(
+      model('wireless.wirelessnetwork'),
+      { table: 'wireless_controllermanageddevicegroupwirelessnetworkassignment', source: 'controller_managed_device_group_id', target: 'wireless_network_id' },
+      { readOnly: true, relatedName: 'controller_managed_device_groups' },
+    ),
     capabilities: capabilities('controller device group'),
   },
   filters: {
