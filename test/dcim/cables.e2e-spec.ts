@@ -211,7 +211,7 @@ eachDatabase('cables', (t) => {
     expect(pairs.every((p: Obj) => p.interface_a.id < p.interface_b.id)).toBe(true);
     // The dcim root names the connection lists, as the reference's does.
     const root = await get('/api/dcim/');
-    for (const name of ['connected-device', 'console-connections', 'power-connections']) expect(new URL(root[name]).pathname).toBe(`/api/dcim/${name}/`);
+    for (const name of ['connected-device', 'console-connections', 'interface-connections', 'power-connections']) expect(new URL(root[name]).pathname).toBe(`/api/dcim/${name}/`);
     const consoles = await get('/api/dcim/console-connections/');
     expect(consoles.count).toBe(1);
     expect(consoles.results[0]).toMatchObject({ name: 'Console', connected_endpoint_type: 'dcim.consoleserverport' });

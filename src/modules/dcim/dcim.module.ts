@@ -94,7 +94,7 @@ export const dcimApp = defineApp({
     ...[frontPortResource, rearPortResource].map(pathsController),
   ],
   // The connection lists the reference's dcim root names beside its models.
-  rootLinks: ['connected-device', 'console-connections', 'power-connections'],
+  rootLinks: ['connected-device', 'console-connections', 'interface-connections', 'power-connections'],
   providers: [RackOccupancy, DeviceOccupants],
   exports: [RackOccupancy],
 });
