@@ -91,6 +91,10 @@ eachDatabase('cloud', (t) => {
     // The stored config is checked again whenever the object is saved, against the schema as it is now.
     await patch(typed, { config_schema: { type: 'object', required: ['region'] } });
     expect(await patch(net, { description: 'x' }, 400)).toEqual({ extra_config: ['Validation according to CloudResourceType Sized config_schema failed.', "'region' is a required property"] });
+    // Formats are checked (the reference's format checker), and a $schema naming another draft is read as draft 7.
+    await patch(typed, { config_schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { gw: { type: 'string', format: 'ipv4' } } } });
+    expect(await patch(net, { extra_config: { gw: 'nope' } }, 400)).toEqual({ extra_config: [failed, "'nope' is not a 'ipv4'"] });
+    expect((await patch(net, { extra_config: { gw: '192.0.2.1' } })).extra_config).toEqual({ gw: '192.0.2.1' });
     await patch(typed, { config_schema: {} });
     expect((await patch(net, { description: 'x' })).description).toBe('x');
     await t().del(path(net)).expect(204);
@@ -115,6 +119,10 @@ eachDatabase('cloud', (t) => {
     expect(await names(`${NETS}?prefixes__n=10.9.0.0/16`)).toEqual(['vnet-2']);
     expect((await get('/api/cloud/cloud-network-prefix-assignments/?prefix=10.9.0.0/16')).results.map((x: Obj) => x.id)).toEqual([pa.id]);
     expect((await t().get(`${NETS}?prefixes=not-a-prefix`).expect(400)).body).toEqual({ prefixes: ['Select a valid choice. not-a-prefix is not one of the available choices.'] });
+    // By text, only among the prefixes the requester may view: a hidden prefix is not found through it.
+    const reader = await t().userWith('cloud-reader', [{ types: ['cloud.cloudnetwork', 'cloud.cloudnetworkprefixassignment'], actions: ['view'] }]);
+    expect((await t().get(`${NETS}?prefixes=10.9.0.0/16`, reader).expect(200)).body.count).toBe(0);
+    expect((await t().get('/api/cloud/cloud-network-prefix-assignments/?prefix=10.9.0.0/16', reader).expect(200)).body.count).toBe(0);
 
     const lb = await post(SERVICES, { name: 'lb-1', cloud_resource_type: lbType.id, extra_config: { listeners: 2 } });
     expect(lb).toMatchObject({ display: 'lb-1', cloud_account: null, cloud_networks: [], extra_config: { listeners: 2 } });

@@ -220,4 +220,12 @@ eachDatabase('modules', (t) => {
     expect((await list(`/api/dcim/cables/?device_id=${router.id}`)).results.map((c: Obj) => c.id)).toContain(cable.id);
     await t().del(`/api/dcim/cables/${cable.id}/`).expect(204);
   });
+
+  it('grants nothing through a constraint on a module bay that does not exist', async () => {
+    const none = await t().userWith('bay-constrained', [{ types: ['dcim.moduletype'], actions: ['view'], constraints: { compatible_with_module_bay: 'no-such-bay' } }]);
+    expect((await t().get('/api/dcim/module-types/', none).expect(200)).body.count).toBe(0);
+    const [fpc1] = await bays(`parent_device=${router.id}&name=FPC 1`);
+    const some = await t().userWith('bay-constrained-2', [{ types: ['dcim.moduletype'], actions: ['view'], constraints: { compatible_with_module_bay: fpc1.id } }]);
+    expect((await t().get('/api/dcim/module-types/', some).expect(200)).body.results.map((m: Obj) => m.model)).toEqual(['MPC7E']);
+  });
 });

@@ -54,6 +54,12 @@ eachDatabase('software, controllers, redundancy groups and VDCs', (t) => {
     const fallback = await post(FILES, { software_version: v.id, image_file_name: 'nxos-9.3-default.bin', status: 'Active', default_image: true });
     expect(await refuse(FILES, { software_version: v.id, image_file_name: 'nxos-9.3.bin', status: 'Active' })).toEqual({ non_field_errors: ['The fields image_file_name, software_version must make a unique set.'] });
     expect(await refuse(FILES, { software_version: v.id, image_file_name: 'x.bin', status: 'Active', hashing_algorithm: 'crc32' })).toEqual({ hashing_algorithm: ['crc32 is not a valid choice.'] });
+    // The download URL is the reference's LaxURLField: tftp, sftp, bare host names; not any scheme.
+    for (const url of ['tftp://10.0.0.5/nxos.bin', 'http://fileserver/nxos.bin', 'sftp://user@files.example.com:2222/nxos.bin']) {
+      const made = await post(FILES, { software_version: v.id, image_file_name: `lax-${url.length}-${url.slice(0, 4)}.bin`, status: 'Active', download_url: url });
+      expect(made.download_url).toBe(url);
+    }
+    expect(await refuse(FILES, { software_version: v.id, image_file_name: 'gopher.bin', status: 'Active', download_url: 'gopher://files/nxos.bin' })).toEqual({ download_url: ['Enter a valid URL.'] });
 
     // A device type's image files: set through the mapping, read-only on the type.
     await post('/api/dcim/device-types-to-software-image-files/', { device_type: { model: 'N9K' }, software_image_file: { image_file_name: 'nxos-9.3.bin', software_version: v.id } });

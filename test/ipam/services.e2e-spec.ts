@@ -52,6 +52,8 @@ eachDatabase('services', (t) => {
     expect((await refuse({ device: device.id, name: 'x', protocol: 'tcp', ports: 22 })).ports).toEqual(['Expected a list of items but got type "number".']);
     expect((await refuse({ device: device.id, name: 'x', protocol: 'sctp', ports: [22] })).protocol).toEqual(['sctp is not a valid choice.']);
     expect((await t().get('/api/ipam/services/?name=x').expect(200)).body.count).toBe(0);
+    // Ports as text are read as DRF's IntegerField reads them.
+    expect((await post('/api/ipam/services/', { device: device.id, name: 'snmp', protocol: 'udp', ports: ['161', '162.0'] })).ports).toEqual([161, 162]);
     await post('/api/ipam/services/', { device: device.id, name: 'ntp', protocol: 'udp', ports: [123] });
     expect((await refuse({ device: device.id, name: 'ntp', protocol: 'udp', ports: [124] })).non_field_errors).toEqual(['The fields name, device must make a unique set.']);
     // The same name on another parent is another service.

@@ -50,6 +50,14 @@ describe('JSON Schema messages in the reference words', () => {
     expect(schemaError({ type: 'object', properties: { a: { type: 'string', format: 'unknown-format' } } })).toBeUndefined();
   });
 
+  it('reads every schema as draft 7, whatever its $schema says (the reference ignores it), and never throws', () => {
+    for (const $schema of ['http://json-schema.org/draft-04/schema#', 'https://json-schema.org/draft/2019-09/schema', 5]) {
+      const s = { $schema, type: 'object', properties: { a: { type: 'integer' } } };
+      expect(schemaError(s)).toBeUndefined();
+      expect(dataError(s, { a: 'x' })).toBe("'x' is not of type 'integer'");
+    }
+  });
+
   it('prints values as Python does', () => {
     expect(pyRepr({ a: [1, true, null, "it's"], b: 'x\ny' })).toBe(`{'a': [1, True, None, "it's"], 'b': 'x\\ny'}`);
   });

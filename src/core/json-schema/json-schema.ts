@@ -5,15 +5,10 @@ import { pyRepr } from './py-repr';
 
 /**
  * JSON Schema (draft 7) through Ajv, with the messages the reference's Python `jsonschema`
- * gives (`Draft7Validator`, its format checker where the reference uses one, `best_match`): a
- * client that reads the reference's "'ntp' is a required property" reads the same here. Config
- * contexts validate with formats, cloud resource types' `config_schema` without (as the
- * reference's validators are made).
+ * gives (`Draft7Validator` with its format checker, `best_match`): a client that reads the
+ * reference's "'ntp' is a required property" reads the same here. Config contexts and cloud
+ * resource types' `config_schema` validate with it.
  */
-export interface JsonSchemaOptions {
-  /** Check `format` (email, ipv4, ipv6, date, regex), as the reference's format checker does. Default true. */
-  formats?: boolean;
-}
 
 /** The formats the reference's checker knows without optional packages; other formats are not checked, as there. */
 const FORMATS: Record<string, (s: string) => boolean> = {
@@ -34,9 +29,9 @@ const FORMATS: Record<string, (s: string) => boolean> = {
 // Unknown formats are not checked and not logged, as the reference's checker ignores them.
 const ajvOptions = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, validateSchema: false, logger: false } as const;
 
-function newAjv(formats = true): Ajv {
-  const ajv = new Ajv({ ...ajvOptions, validateFormats: formats });
-  if (formats) for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
+function newAjv(): Ajv {
+  const ajv = new Ajv(ajvOptions);
+  for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
   return ajv;
 }
 
@@ -48,9 +43,14 @@ const compiled = new Map<string, { ajv: Ajv; validate: ValidateFunction }>();
 const MAX_COMPILED = 200;
 
 /** Why a schema cannot be used (the reference's SchemaError message), or undefined when it can. */
-export function schemaError(schema: unknown): string | undefined {
-  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'boolean')) return `${pyRepr(schema)} is not of type 'object', 'boolean'`;
-  if (!metaChecker.validateSchema(schema as object)) return bestMessage(metaChecker.errors ?? [], schema);
+export function schemaError(given: unknown): string | undefined {
+  if (given === null || (typeof given !== 'object' && typeof given !== 'boolean')) return `${pyRepr(given)} is not of type 'object', 'boolean'`;
+  const schema = asDraft7(given);
+  try {
+    if (!metaChecker.validateSchema(schema as object)) return bestMessage(metaChecker.errors ?? [], schema);
+  } catch (e) {
+    return (e as Error).message;
+  }
   for (const p of patterns(schema)) {
     if (!FORMATS.regex(p)) return `${pyRepr(p)} is not a 'regex'`;
     // Patterns run against stored data on every write: bounded as the API's regular expressions are.
@@ -69,18 +69,28 @@ export function schemaError(schema: unknown): string | undefined {
 }
 
 /** The first violation of `data` against a usable schema (the reference's `e.message`), or undefined. */
-export function dataError(schema: unknown, data: unknown, o: JsonSchemaOptions = {}): string | undefined {
-  const validate = validatorFor(schema, o.formats !== false);
+export function dataError(schema: unknown, data: unknown): string | undefined {
+  const validate = validatorFor(asDraft7(schema));
   if (validate(data)) return undefined;
   return bestMessage(validate.errors ?? [], data);
 }
 
-function validatorFor(schema: unknown, formats = true): ValidateFunction {
-  const key = `${formats ? 'f' : '-'}${JSON.stringify(schema)}`;
+/**
+ * The schema as the reference's Draft7Validator reads it: draft 7 whatever its `$schema` says
+ * (Ajv would look the named draft up, and fail on one it does not hold).
+ */
+function asDraft7(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || !Object.hasOwn(schema, '$schema')) return schema;
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+function validatorFor(schema: unknown): ValidateFunction {
+  const key = JSON.stringify(schema);
   const hit = compiled.get(key);
   if (hit) return hit.validate;
   // An instance per schema: two schemas may carry the same `$id`.
-  const ajv = newAjv(formats);
+  const ajv = newAjv();
   const validate = ajv.compile(schema as object);
   if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, { ajv, validate });

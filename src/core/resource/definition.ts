@@ -96,6 +96,12 @@ export interface CustomFilterHelpers {
   resolveIds(target: ResourceDefinition, values: unknown[]): Promise<string[]>;
   /** Compiles another filter of the same model (custom filters built from others). */
   term(key: string, values: unknown[]): Promise<import('../../database/sql').Sql | null>;
+  /**
+   * The rows of a model a filter may read on its way (a sub-select through another model): in a
+   * query those the requester may view, so that a filter through a hidden object matches
+   * nothing; in a permission constraint all of them.
+   */
+  rows(target: ResourceDefinition, alias: string): Promise<import('./query/rows').Rows>;
 }
 
 export interface ResourceDefinition {

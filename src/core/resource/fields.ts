@@ -233,6 +233,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Django's URLValidator, in short: http(s) or ftp(s), a host name with a top-level domain, localhost, an IPv4 or a bracketed IPv6 address, an optional port and path. */
 const URL_PATTERN = /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|(?:[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff]{2,63}\.?)(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
 
+/**
+ * The reference's LaxURLField (EnhancedURLValidator): any scheme of its ALLOWED_URL_SCHEMES, and
+ * a host that may also be a bare host name (`http://fileserver/ios.bin`), a port of 2-5 digits.
+ */
+const LAX_URL_SCHEMES = ['file', 'ftp', 'ftps', 'http', 'https', 'irc', 'mailto', 'sftp', 'ssh', 'tel', 'telnet', 'tftp', 'vnc', 'xmpp'];
+const LAX_URL_PATTERN = /^([a-z0-9.+-]*):\/\/(?:\S+(?::\S*)?@)?(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?(?:\.[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?)*\.?)(?::\d{2,5})?(?:[/?#][^\s]*)?$/i;
+const laxUrl = (v: string) => {
+  const m = LAX_URL_PATTERN.exec(v);
+  return !!m && LAX_URL_SCHEMES.includes(m[1].toLowerCase());
+};
+
 /** Field helpers used by resource definitions. */
 export const field = {
   string: (o: Opts<ScalarField> = {}) => scalar('string', o),
@@ -253,8 +264,9 @@ export const field = {
     }),
   email: (o: Opts<ScalarField> = {}) =>
     scalar('string', { validate: (v: string) => (v === '' || EMAIL.test(v) ? undefined : 'Enter a valid email address.'), ...o }),
-  /** A URL (Django's URLField: 200 characters unless given); blank is allowed. */
-  url: (o: Opts<ScalarField> = {}) => scalar('string', { maxLength: 200, validate: (v: string) => (v === '' || URL_PATTERN.test(v) ? undefined : 'Enter a valid URL.'), ...o }),
+  /** A URL (Django's URLField: 200 characters unless given; `lax`: the reference's LaxURLField, more schemes and bare host names); blank is allowed. */
+  url: ({ lax, ...o }: Opts<ScalarField> & { lax?: boolean } = {}) =>
+    scalar('string', { maxLength: 200, validate: (v: string) => (v === '' || (lax ? laxUrl(v) : URL_PATTERN.test(v)) ? undefined : 'Enter a valid URL.'), ...o }),
   foreignKey: (target: () => ResourceDefinition, o: Opts<ForeignKeyField> = {}): ForeignKeyField => ({
     kind: 'fk',
     name: '',

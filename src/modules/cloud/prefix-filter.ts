@@ -1,5 +1,4 @@
 import type { CustomFilter, CustomFilterHelpers } from '../../core/resource/definition';
-import { unscoped } from '../../core/resource/query/rows';
 import { isUuid, parseUuid } from '../../core/resource/query/values';
 import { and, FALSE, ident, inList, or, Sql, sql } from '../../database/sql';
 import { IpError, parseNetwork } from '../ipam/ip';
@@ -7,8 +6,8 @@ import { prefixResource } from '../ipam/resources/prefix.resource';
 
 /**
  * The reference's PrefixFilter: prefixes by UUID (each must exist and be visible, as for any
- * foreign key) or by their text (`10.0.0.0/16`: that network in any namespace, as the reference's
- * net_equals matches among all prefixes). `within(h, ids)` says how the object holds one of the
+ * foreign key) or by their text (`10.0.0.0/16`: that network in any namespace the requester may
+ * view, as the reference's net_equals matches among the prefixes). `within(h, ids)` says how the object holds one of the
  * prefixes the subquery `ids` selects.
  */
 export function prefixFilter(within: (h: CustomFilterHelpers, ids: Sql) => Sql): CustomFilter {
@@ -30,7 +29,8 @@ export function prefixFilter(within: (h: CustomFilterHelpers, ids: Sql) => Sql):
       });
       const conds = [ids.length ? inList(p('id'), ids) : null, ...byText];
       if (!conds.some(Boolean)) return FALSE;
-      return within(h, unscoped(prefixResource, 'pp').select('id', or(conds)));
+      // By text among the prefixes the requester may view (all of them in a permission constraint).
+      return within(h, (await h.rows(prefixResource, 'pp')).select('id', or(conds)));
     },
   };
 }

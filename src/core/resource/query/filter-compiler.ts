@@ -173,6 +173,7 @@ export class FilterCompiler {
       mode,
       resolveIds: (target, vals) => (mode === 'query' ? this.ids.resolveIds(target, vals, key) : this.ids.constraintIds(target, vals, mode)),
       term: (k, vals) => this.term(def, k, vals, alias, mode),
+      rows: (target, a) => this.rows(target, a, mode),
     };
   }
 

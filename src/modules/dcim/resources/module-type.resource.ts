@@ -1,7 +1,7 @@
 import { CustomFilter, CustomFilterHelpers, defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { named } from '../../../core/resource/mixin';
-import { ident, sql, Sql } from '../../../database/sql';
+import { FALSE, ident, sql, Sql } from '../../../database/sql';
 import { manufacturerResource } from './manufacturer.resource';
 
 /** A classification of module types: a module bay of a family takes only module types of that family. */
@@ -30,6 +30,8 @@ export function compatibleWithModuleBay(familyColumn: (h: CustomFilterHelpers) =
   return {
     compile: async (values, _l, h) => {
       const [bay] = await h.resolveIds(model('dcim.modulebay')(), values.slice(-1));
+      // A bay that names nothing (a constraint's unknown name) is compatible with nothing.
+      if (!bay) return FALSE;
       const family = sql`(SELECT ${ident('module_family_id')} FROM ${ident('dcim_modulebay')} WHERE ${ident('id')} = ${bay})`;
       return sql`(${family} IS NULL OR ${familyColumn(h)} = ${family})`;
     },

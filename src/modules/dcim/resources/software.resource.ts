@@ -75,7 +75,7 @@ export const softwareImageFileResource = defineResource({
     image_file_checksum: field.string({ maxLength: 256, label: 'Image File Checksum' }),
     hashing_algorithm: field.choice(HASHING_ALGORITHMS, { maxLength: 255, label: 'Hashing Algorithm', help: 'Hashing algorithm for image file checksum' }),
     image_file_size: field.integer({ nullable: true, minValue: 0, maxValue: Number.MAX_SAFE_INTEGER, storage: 'bigint', label: 'Image File Size', help: 'Image file size in bytes' }),
-    download_url: field.url({ label: 'Download URL' }),
+    download_url: field.url({ lax: true, label: 'Download URL' }),
     default_image: field.boolean({ label: 'Default Image', help: 'Is the default image for this software version' }),
   },
   uniqueTogether: [{ fields: ['image_file_name', 'software_version'] }],

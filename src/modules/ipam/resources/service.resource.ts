@@ -23,6 +23,9 @@ function portList(v: unknown): string | undefined {
   return undefined;
 }
 
+/** A port as DRF's IntegerField reads one: a number, or its text ("22", "22.0"); anything else is left for the check to refuse. */
+const port = (p: unknown): unknown => (typeof p === 'string' && /^\s*\d+(\.0*)?\s*$/.test(p) ? Number.parseInt(p, 10) : p);
+
 /** "22, 80-82, 443": the ports as the reference prints them (runs of consecutive numbers as ranges). */
 export function portRanges(ports: number[]): string {
   const sorted = [...new Set(ports)].sort((a, b) => a - b);
@@ -71,7 +74,7 @@ export const serviceResource = defineResource({
     virtual_machine: field.foreignKey(model('virtualization.virtualmachine'), { nullable: true, onDelete: 'cascade', relatedName: 'services', help: 'Required if no device is specified' }),
     name: field.string({ required: true, maxLength: 255, index: true }),
     protocol: field.choice(SERVICE_PROTOCOLS, { required: true, maxLength: 50 }),
-    ports: field.json({ required: true, validate: portList, label: 'Port numbers' }),
+    ports: field.json({ required: true, normalize: (v: unknown) => (Array.isArray(v) ? v.map(port) : v), validate: portList, label: 'Port numbers' }),
     ip_addresses: field.manyToMany(model('ipam.ipaddress'), { table: 'ipam_service_ip_addresses', source: 'service_id', target: 'ipaddress_id' }, { writable: true, relatedName: 'services', label: 'IP addresses' }),
     description: field.string({ maxLength: 255 }),
   },
