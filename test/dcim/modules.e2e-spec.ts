@@ -228,4 +228,14 @@ eachDatabase('modules', (t) => {
     const some = await t().userWith('bay-constrained-2', [{ types: ['dcim.moduletype'], actions: ['view'], constraints: { compatible_with_module_bay: fpc1.id } }]);
     expect((await t().get('/api/dcim/module-types/', some).expect(200)).body.results.map((m: Obj) => m.model)).toEqual(['MPC7E']);
   });
+
+  it('updates installed modules and their interfaces in statements that do not grow with the batch', async () => {
+    const installed = (await list(`/api/dcim/modules/?device=${router.id}&limit=10`)).results as Obj[];
+    expect(installed.length).toBeGreaterThanOrEqual(2);
+    const cost = (items: Obj[], path: string, body: Obj) => t().countStatements(() => t().patch(path, items.map((i) => ({ id: i.id, ...body }))).expect(200));
+    expect(await cost(installed, '/api/dcim/modules/', { status: 'Planned' })).toBe(await cost(installed.slice(0, 1), '/api/dcim/modules/', { status: 'Active' }));
+    const ifaces = (await list(`/api/dcim/interfaces/?device=${router.id}&module__isnull=false&limit=10`)).results as Obj[];
+    expect(ifaces.length).toBeGreaterThanOrEqual(2);
+    expect(await cost(ifaces, '/api/dcim/interfaces/', { description: 'bulk' })).toBe(await cost(ifaces.slice(0, 1), '/api/dcim/interfaces/', { description: 'one' }));
+  });
 });

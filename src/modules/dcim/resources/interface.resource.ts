@@ -177,7 +177,8 @@ export const interfaceResource = defineResource({
     if (!mode && s.values.untagged_vlan_id) return { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] };
     const untagged = s.related('untagged_vlan');
     const wanted = [...(tagged ?? []), ...(untagged ? [String(untagged.id)] : [])];
-    const parent = await componentDevice(w, s.values);
+    // The parent device matters only for VLANs and a VRF (a module's device costs a read).
+    const parent = wanted.length || s.values.vrf_id ? await componentDevice(w, s.values) : null;
     const location = wanted.length && parent ? (await devices(w, [parent])).get(parent)?.location_id : null;
     if (wanted.length && location) {
       const places = await vlanLocations(w, wanted);

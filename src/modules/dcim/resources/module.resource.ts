@@ -108,11 +108,14 @@ export const moduleResource = defineResource({
       const has = type.module_family_id ? `in the family ${await familyName(w, type.module_family_id)}` : 'not assigned to a family';
       return { module_type: [`The selected module bay requires a module type in the family ${wanted}, but the selected module type is ${has}.`] };
     }
+    // What follows reads the bays above: only when the module (re)enters a bay or changes type.
+    const placed = s.create || s.touched.has('parent_module_bay') || s.touched.has('module_type');
+    if (!placed) return;
     if (type && [true, 1, '1'].includes(bay.requires_first_party_modules as never)) {
       const maker = await bayOwnerManufacturer(w, bay);
       if (maker && maker !== String(type.manufacturer_id)) return { module_type: ['The selected module bay requires a module type from the same manufacturer as the parent device or module'] };
     }
-    if (!s.create && (await modulesAbove(w, bay.id)).includes(String(s.values.id))) return { __all__: ['Creating this instance would cause an infinite loop.'] };
+    if (!s.create && s.touched.has('parent_module_bay') && (await modulesAbove(w, bay.id)).includes(String(s.values.id))) return { __all__: ['Creating this instance would cause an infinite loop.'] };
   },
   /**
    * A new module gets its type's components (the reference's create_components), and the
