@@ -1,3 +1,4 @@
+import type { Row } from '../../database/db';
 import type { ColumnSpec } from '../../database/schema/schema';
 import type { CustomFilter, Feature, ResourceDefinition, UniqueTogether, WriteContext, WriteState } from './definition';
 import type { FieldErrors } from './errors';
@@ -100,6 +101,39 @@ export const named = (maxLength = 100) =>
     search: ['name'],
     defaults: { naturalKey: ['name'], ordering: ['name'], display: (r) => r.name },
   });
+
+/** One end of a link model: its foreign key, the target, the reverse relation's name, and how the display names the target (its `name` unless `shows` says otherwise). */
+export interface LinkEnd {
+  name: string;
+  target: () => ResourceDefinition;
+  relatedName: string;
+  /** Default cascade: the link goes with either end; `protect`: an end in use cannot be deleted. */
+  onDelete?: 'cascade' | 'protect';
+  /** The target is a tree: its filter takes descendants too (locations). */
+  tree?: boolean;
+  shows?: { columns: string[]; text: (row: Row) => string };
+}
+
+/**
+ * A link between two objects as an object of its own (a through model: a prefix's locations, a
+ * cloud network's prefixes, a group's radio profiles): both keys required, the pair unique, the
+ * natural key and ordering the pair, shown as "<a>: <b>". A model overrides what differs.
+ */
+export const link = (a: LinkEnd, b: LinkEnd) => {
+  const text = (end: LinkEnd, row: Row | null) => (row ? (end.shows ? end.shows.text(row) : String(row.name ?? '')) : '');
+  return mixin({
+    fields: () =>
+      Object.fromEntries([a, b].map((e) => [e.name, field.foreignKey(e.target, { required: true, onDelete: e.onDelete ?? 'cascade', relatedName: e.relatedName, ...(e.tree ? { tree: true } : {}) })])),
+    first: true,
+    uniqueTogether: [{ fields: [a.name, b.name] }],
+    defaults: {
+      naturalKey: [a.name, b.name],
+      ordering: [a.name, b.name],
+      display: (_r, h) => `${text(a, h.related(a.name))}: ${text(b, h.related(b.name))}`,
+      displayUses: { [a.name]: a.shows?.columns ?? ['name'], [b.name]: b.shows?.columns ?? ['name'] },
+    },
+  });
+};
 
 /** A tree: `parent` points at the same model (deleted with it), filters include descendants. */
 export const tree = () =>

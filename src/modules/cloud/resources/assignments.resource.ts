@@ -1,5 +1,5 @@
 import { defineResource } from '../../../core/resource/definition';
-import { field } from '../../../core/resource/fields';
+import { link } from '../../../core/resource/mixin';
 import { prefixResource } from '../../ipam/resources/prefix.resource';
 import { sql } from '../../../database/sql';
 import { prefixFilter } from '../prefix-filter';
@@ -12,18 +12,13 @@ export const cloudNetworkPrefixAssignmentResource = defineResource({
   model: 'cloudnetworkprefixassignment',
   slug: 'cloud-network-prefix-assignments',
   verboseName: 'cloud network prefix assignment',
-  naturalKey: ['cloud_network', 'prefix'],
-  ordering: ['cloud_network', 'prefix'],
-  display: (_r, h) => {
-    const p = h.related('prefix');
-    return `${h.related('cloud_network')?.name ?? ''}: ${p ? `${p.network_text}/${p.prefix_length}` : ''}`;
-  },
-  displayUses: { cloud_network: ['name'], prefix: ['network_text', 'prefix_length'] },
-  fields: {
-    cloud_network: field.foreignKey(() => cloudNetworkResource, { required: true, onDelete: 'cascade', relatedName: 'prefix_assignments' }),
-    prefix: field.foreignKey(() => prefixResource, { required: true, onDelete: 'cascade', relatedName: 'cloud_network_assignments' }),
-  },
-  uniqueTogether: [{ fields: ['cloud_network', 'prefix'] }],
+  mixins: [
+    link(
+      { name: 'cloud_network', target: () => cloudNetworkResource, relatedName: 'prefix_assignments' },
+      { name: 'prefix', target: () => prefixResource, relatedName: 'cloud_network_assignments', shows: { columns: ['network_text', 'prefix_length'], text: (p) => `${p.network_text}/${p.prefix_length}` } },
+    ),
+  ],
+  fields: {},
   filters: { prefix: prefixFilter((h, ids) => sql`${h.col('prefix_id')} IN ${ids}`) },
   search: ['cloud_network__name', 'cloud_network__description'],
 });
@@ -34,15 +29,13 @@ export const cloudServiceNetworkAssignmentResource = defineResource({
   model: 'cloudservicenetworkassignment',
   slug: 'cloud-service-network-assignments',
   verboseName: 'cloud service network assignment',
-  naturalKey: ['cloud_network', 'cloud_service'],
-  ordering: ['cloud_network', 'cloud_service'],
-  display: (_r, h) => `${h.related('cloud_network')?.name ?? ''}: ${h.related('cloud_service')?.name ?? ''}`,
-  displayUses: { cloud_network: ['name'], cloud_service: ['name'] },
-  fields: {
-    cloud_network: field.foreignKey(() => cloudNetworkResource, { required: true, onDelete: 'cascade', relatedName: 'cloud_service_assignments' }),
-    cloud_service: field.foreignKey(() => cloudServiceResource, { required: true, onDelete: 'cascade', relatedName: 'cloud_network_assignments' }),
-  },
-  uniqueTogether: [{ fields: ['cloud_network', 'cloud_service'] }],
+  mixins: [
+    link(
+      { name: 'cloud_network', target: () => cloudNetworkResource, relatedName: 'cloud_service_assignments' },
+      { name: 'cloud_service', target: () => cloudServiceResource, relatedName: 'cloud_network_assignments' },
+    ),
+  ],
+  fields: {},
   search: [
     'cloud_network__name',
     'cloud_network__description',

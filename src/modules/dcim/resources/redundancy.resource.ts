@@ -1,6 +1,6 @@
 import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
-import { named } from '../../../core/resource/mixin';
+import { link, named } from '../../../core/resource/mixin';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { statusMixin } from '../../extras/mixins';
 import { FAILOVER_STRATEGIES, REDUNDANCY_GROUP_STATUSES, REDUNDANCY_PROTOCOLS } from '../choices';
@@ -70,7 +70,12 @@ export const interfaceRedundancyGroupAssociationResource = defineResource({
   model: 'interfaceredundancygroupassociation',
   slug: 'interface-redundancy-group-associations',
   verboseName: 'interface redundancy group association',
-  naturalKey: ['interface_redundancy_group', 'interface'],
+  mixins: [
+    link(
+      { name: 'interface_redundancy_group', target: () => interfaceRedundancyGroupResource, relatedName: 'interface_redundancy_group_associations' },
+      { name: 'interface', target: () => interfaceResource, relatedName: 'interface_redundancy_group_associations' },
+    ),
+  ],
   ordering: ['interface_redundancy_group', '-priority'],
   // "<group>: <device> <interface>: <priority>", as the reference names one.
   display: (r, h) => {
@@ -79,11 +84,8 @@ export const interfaceRedundancyGroupAssociationResource = defineResource({
   },
   displayUses: { interface_redundancy_group: ['name'], interface: ['name', 'device__name'] },
   fields: {
-    interface_redundancy_group: field.foreignKey(() => interfaceRedundancyGroupResource, { required: true, onDelete: 'cascade', relatedName: 'interface_redundancy_group_associations' }),
-    interface: field.foreignKey(() => interfaceResource, { required: true, onDelete: 'cascade', relatedName: 'interface_redundancy_group_associations' }),
     priority: field.integer({ required: true, minValue: 0, maxValue: 32767 }),
   },
-  uniqueTogether: [{ fields: ['interface_redundancy_group', 'interface'] }],
   search: ['interface_redundancy_group__name', 'interface__name'],
   features: [],
 });

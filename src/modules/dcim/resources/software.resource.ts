@@ -1,5 +1,6 @@
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
+import { link } from '../../../core/resource/mixin';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { statusMixin } from '../../extras/mixins';
 import { HASHING_ALGORITHMS, SOFTWARE_STATUSES } from '../choices';
@@ -89,19 +90,19 @@ export const deviceTypeToSoftwareImageFileResource = defineResource({
   model: 'devicetypetosoftwareimagefile',
   slug: 'device-types-to-software-image-files',
   verboseName: 'device type to software image file mapping',
-  naturalKey: ['device_type', 'software_image_file'],
-  ordering: ['device_type', 'software_image_file'],
+  mixins: [
+    link(
+      { name: 'device_type', target: () => deviceTypeResource, relatedName: 'software_image_file_mappings' },
+      { name: 'software_image_file', target: () => softwareImageFileResource, relatedName: 'device_type_mappings', onDelete: 'protect' },
+    ),
+  ],
   display: (_r, h) => {
     const type = h.related('device_type');
     const file = h.related('software_image_file');
     return `${type?.manufacturer__name ?? ''} ${type?.model ?? ''} - ${file?.image_file_name ?? ''}`;
   },
   displayUses: { device_type: ['model', 'manufacturer__name'], software_image_file: ['image_file_name'] },
-  fields: {
-    device_type: field.foreignKey(() => deviceTypeResource, { required: true, onDelete: 'cascade', relatedName: 'software_image_file_mappings' }),
-    software_image_file: field.foreignKey(() => softwareImageFileResource, { required: true, onDelete: 'protect', relatedName: 'device_type_mappings' }),
-  },
-  uniqueTogether: [{ fields: ['device_type', 'software_image_file'] }],
+  fields: {},
   search: ['device_type__model', 'software_image_file__image_file_name'],
   features: [],
 });

@@ -1,6 +1,7 @@
 import { defineResource } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
+import { link } from '../../../core/resource/mixin';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { PrimaryIpHost, primaryIpMixin } from '../../ipam/mixins';
 import { tenancyMixin } from '../../tenancy/mixins';
@@ -61,15 +62,13 @@ export const interfaceVdcAssignmentResource = defineResource({
   slug: 'interface-vdc-assignments',
   verboseName: 'interface vdc assignment',
   className: 'InterfaceVDCAssignment',
-  naturalKey: ['virtual_device_context', 'interface'],
-  ordering: ['virtual_device_context', 'interface'],
-  display: (_r, h) => `${h.related('virtual_device_context')?.name ?? ''}: ${h.related('interface')?.name ?? ''}`,
-  displayUses: { virtual_device_context: ['name'], interface: ['name'] },
-  fields: {
-    virtual_device_context: field.foreignKey(() => virtualDeviceContextResource, { required: true, onDelete: 'cascade', relatedName: 'interface_assignments' }),
-    interface: field.foreignKey(() => interfaceResource, { required: true, onDelete: 'cascade', relatedName: 'virtual_device_context_assignments' }),
-  },
-  uniqueTogether: [{ fields: ['virtual_device_context', 'interface'] }],
+  mixins: [
+    link(
+      { name: 'virtual_device_context', target: () => virtualDeviceContextResource, relatedName: 'interface_assignments' },
+      { name: 'interface', target: () => interfaceResource, relatedName: 'virtual_device_context_assignments' },
+    ),
+  ],
+  fields: {},
   search: ['interface__name', 'virtual_device_context__name'],
   filterAliases: { device: 'interface__device' },
   features: [],

@@ -1,5 +1,5 @@
 import { defineResource } from '../../../core/resource/definition';
-import { field } from '../../../core/resource/fields';
+import { link } from '../../../core/resource/mixin';
 import { prefixResource } from './prefix.resource';
 import { vrfResource } from './vrf.resource';
 
@@ -10,18 +10,14 @@ export const vrfPrefixAssignmentResource = defineResource({
   slug: 'vrf-prefix-assignments',
   verboseName: 'VRF prefix assignment',
   verboseNamePlural: 'VRF prefix assignments',
-  naturalKey: ['vrf', 'prefix'],
+  mixins: [
+    link(
+      { name: 'vrf', target: () => vrfResource, relatedName: 'vrf_prefix_assignments' },
+      { name: 'prefix', target: () => prefixResource, relatedName: 'vrf_prefix_assignments', shows: { columns: ['network_text', 'prefix_length'], text: (p) => `${p.network_text}/${p.prefix_length}` } },
+    ),
+  ],
   ordering: ['vrf', 'created'],
-  display: (_r, h) => {
-    const p = h.related('prefix');
-    return `${h.related('vrf')?.name ?? ''}: ${p ? `${p.network_text}/${p.prefix_length}` : ''}`;
-  },
-  displayUses: { vrf: ['name'], prefix: ['network_text', 'prefix_length'] },
-  fields: {
-    vrf: field.foreignKey(() => vrfResource, { required: true, onDelete: 'cascade' }),
-    prefix: field.foreignKey(() => prefixResource, { required: true, onDelete: 'cascade' }),
-  },
-  uniqueTogether: [{ fields: ['vrf', 'prefix'] }],
+  fields: {},
   rules(s) {
     const vrf = s.related('vrf');
     const prefix = s.related('prefix');

@@ -1,4 +1,5 @@
 import { defineResource, model } from '../../../core/resource/definition';
+import { link } from '../../../core/resource/mixin';
 import { field } from '../../../core/resource/fields';
 import { radioProfileResource } from './radio-profile.resource';
 import { wirelessNetworkResource } from './wireless-network.resource';
@@ -11,15 +12,13 @@ export const radioProfileAssignmentResource = defineResource({
   model: 'controllermanageddevicegroupradioprofileassignment',
   slug: 'controller-managed-device-group-radio-profile-assignments',
   verboseName: 'controller managed device group radio profile assignment',
-  naturalKey: ['controller_managed_device_group', 'radio_profile'],
-  ordering: ['controller_managed_device_group', 'radio_profile'],
-  display: (_r, h) => `${h.related('controller_managed_device_group')?.name ?? ''}: ${h.related('radio_profile')?.name ?? ''}`,
-  displayUses: { controller_managed_device_group: ['name'], radio_profile: ['name'] },
-  fields: {
-    controller_managed_device_group: field.foreignKey(GROUP, { required: true, onDelete: 'cascade', relatedName: 'radio_profile_assignments' }),
-    radio_profile: field.foreignKey(() => radioProfileResource, { required: true, onDelete: 'cascade', relatedName: 'controller_managed_device_group_assignments' }),
-  },
-  uniqueTogether: [{ fields: ['controller_managed_device_group', 'radio_profile'] }],
+  mixins: [
+    link(
+      { name: 'controller_managed_device_group', target: GROUP, relatedName: 'radio_profile_assignments' },
+      { name: 'radio_profile', target: () => radioProfileResource, relatedName: 'controller_managed_device_group_assignments' },
+    ),
+  ],
+  fields: {},
   search: ['controller_managed_device_group__name', 'radio_profile__name'],
   features: [],
 });
@@ -30,16 +29,15 @@ export const wirelessNetworkAssignmentResource = defineResource({
   model: 'controllermanageddevicegroupwirelessnetworkassignment',
   slug: 'controller-managed-device-group-wireless-network-assignments',
   verboseName: 'controller managed device group wireless network assignment',
-  naturalKey: ['controller_managed_device_group', 'wireless_network'],
-  ordering: ['controller_managed_device_group', 'wireless_network'],
-  display: (_r, h) => `${h.related('controller_managed_device_group')?.name ?? ''}: ${h.related('wireless_network')?.name ?? ''}`,
-  displayUses: { controller_managed_device_group: ['name'], wireless_network: ['name'] },
+  mixins: [
+    link(
+      { name: 'controller_managed_device_group', target: GROUP, relatedName: 'wireless_network_assignments' },
+      { name: 'wireless_network', target: () => wirelessNetworkResource, relatedName: 'controller_managed_device_group_assignments' },
+    ),
+  ],
   fields: {
-    controller_managed_device_group: field.foreignKey(GROUP, { required: true, onDelete: 'cascade', relatedName: 'wireless_network_assignments' }),
-    wireless_network: field.foreignKey(() => wirelessNetworkResource, { required: true, onDelete: 'cascade', relatedName: 'controller_managed_device_group_assignments' }),
     vlan: field.foreignKey(model('ipam.vlan'), { nullable: true, onDelete: 'protect', relatedName: 'controller_managed_device_group_wireless_network_assignments', label: 'VLAN' }),
   },
-  uniqueTogether: [{ fields: ['controller_managed_device_group', 'wireless_network'] }],
   search: ['controller_managed_device_group__name', 'wireless_network__name'],
   features: [],
 });
