@@ -34,6 +34,8 @@ eachDatabase('user preferences', (t) => {
     await t().http.patch('/api/users/config/').set(as).send({ keep: true }).expect(200);
     const list = await t().http.patch('/api/users/config/').set(as).send([1, 2]).expect(400);
     expect(list.body).toEqual({ detail: 'Expected a dictionary of items but got type "list".' });
+    const text = await t().http.patch('/api/users/config/').set(as).set('Content-Type', 'application/json').send('"dark"').expect(400);
+    expect(text.body).toEqual({ detail: 'Expected a dictionary of items but got type "str".' });
     let deep: unknown = 'x';
     for (let i = 0; i < 40; i++) deep = { d: deep };
     await t().http.patch('/api/users/config/').set(as).send({ deep }).expect(400);

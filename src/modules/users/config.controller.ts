@@ -11,6 +11,9 @@ import { ident, raw, sql } from '../../database/sql';
 import { userResource } from './resources/user.resource';
 
 type Config = Record<string, unknown>;
+
+/** The Python type name a JSON value parses to, as DRF's message names it. */
+const pythonType = (v: unknown) => (Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : typeof v === 'boolean' ? 'bool' : Number.isInteger(v) ? 'int' : 'float');
 const isObject = (v: unknown): v is Config => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 
@@ -47,7 +50,7 @@ export class UserConfigController {
   async patch(@Req() req: NkRequest): Promise<Config> {
     const id = this.userId(req);
     const body = parseBody(req, false) ?? {};
-    if (!isObject(body)) throw new BadRequestError(`Expected a dictionary of items but got type "${Array.isArray(body) ? 'list' : typeof body}".`);
+    if (!isObject(body)) throw new BadRequestError(`Expected a dictionary of items but got type "${pythonType(body)}".`);
     return this.db.transaction(async (tx) => {
       const merged = deepMerge(await this.read(tx, id, true), body);
       if (nestedDeeperThan(merged, MAX_STORED_JSON_DEPTH)) throw new BadRequestError(STORED_DEPTH_MESSAGE);
