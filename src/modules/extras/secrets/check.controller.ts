@@ -28,7 +28,7 @@ export class SecretCheckController {
 
   @Get()
   @ApiOperation({ summary: "Check that a secret's value is accessible: {result, message}" })
-  @Header('Allow', 'GET, HEAD, OPTIONS')
+  @Header('Allow', 'GET, HEAD')
   @ResourceRoute(secretResource, 'view')
   async check(@Req() req: NkRequest) {
     const ctx = this.contexts.create(req);
