@@ -12,6 +12,9 @@ import { customFieldChoiceResource, customFieldResource } from './resources/cust
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
+import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
+import { externalIntegrationResource } from './resources/external-integration.resource';
+import { SecretCheckController } from './secrets/check.controller';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -24,9 +27,9 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource],
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource, secretResource, secretsGroupResource, secretsGroupAssociationResource, externalIntegrationResource],
   tables: [taggedItemTable],
   extensions: extrasExtensions,
-  controllers: [NotesController],
+  controllers: [NotesController, SecretCheckController],
   providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
 });

@@ -43,8 +43,7 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis and a host of a
- * cluster. Left out until its model exists: secrets groups. A new device gets its type's
- * components; a parent device that moves takes the children in its bays along.
+ * cluster, with a secrets group (its credentials). A new device gets its type's components; a parent device that moves takes the children in its bays along.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -85,6 +84,7 @@ export const deviceResource = defineResource({
     vc_position: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis position' }),
     vc_priority: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis priority' }),
     cluster: field.foreignKey(model('virtualization.cluster'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
   },
   uniqueTogether: [
     {

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { link } from '../../../core/resource/mixin';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
@@ -77,6 +77,7 @@ export const softwareImageFileResource = defineResource({
     hashing_algorithm: field.choice(HASHING_ALGORITHMS, { maxLength: 255, label: 'Hashing Algorithm', help: 'Hashing algorithm for image file checksum' }),
     image_file_size: field.integer({ nullable: true, minValue: 0, maxValue: Number.MAX_SAFE_INTEGER, storage: 'bigint', label: 'Image File Size', help: 'Image file size in bytes' }),
     download_url: field.url({ lax: true, label: 'Download URL' }),
+    external_integration: field.foreignKey(model('extras.externalintegration'), { nullable: true, onDelete: 'protect', relatedName: 'software_image_files' }),
     default_image: field.boolean({ label: 'Default Image', help: 'Is the default image for this software version' }),
   },
   uniqueTogether: [{ fields: ['image_file_name', 'software_version'] }],
