@@ -86,13 +86,13 @@ export const moduleResource = defineResource({
     device: {
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(model('dcim.device')(), values);
-        return ids.length ? sql`${h.col('id')} IN (${modulesInDevices(ids, MODULE_DEPTH)})` : FALSE;
+        return ids.length ? sql`${h.col('id')} IN (${await modulesInDevices(h, ids, MODULE_DEPTH)})` : FALSE;
       },
     },
-    compatible_with_module_bay: compatibleWithModuleBay((h) => sql`(SELECT t.${ident('module_family_id')} FROM ${ident('dcim_moduletype')} t WHERE t.${ident('id')} = ${h.col('module_type_id')})`),
+    compatible_with_module_bay: compatibleWithModuleBay(async (h) => (await h.rows(moduleTypeResource, 't')).select('module_family_id', sql`${ident('t', 'id')} = ${h.col('module_type_id')}`)),
     /** Modules with an interface of this MAC address. */
     mac_address: {
-      compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('module_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
+      compile: async (values, _l, h) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'mi')).select('module_id', inList(ident('mi', 'mac_address'), macValues(values, h.invalid)))}`,
     },
     ...moduleHolderFilters('parent_module_id'),
   },

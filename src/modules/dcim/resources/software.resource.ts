@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { link } from '../../../core/resource/mixin';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
@@ -44,7 +44,9 @@ export const softwareVersionResource = defineResource({
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(deviceTypeResource, values);
         if (!ids.length) return FALSE;
-        return sql`${h.col('id')} IN (SELECT f.${ident('software_version_id')} FROM ${ident('dcim_softwareimagefile')} f JOIN ${ident('dcim_devicetypetosoftwareimagefile')} m ON m.${ident('software_image_file_id')} = f.${ident('id')} WHERE ${inList(ident('m', 'device_type_id'), ids)})`;
+        // Through the image files and their device-type mappings the requester may view.
+        const mappings = (await h.rows(model('dcim.devicetypetosoftwareimagefile')(), 'm')).select('software_image_file_id', inList(ident('m', 'device_type_id'), ids));
+        return sql`${h.col('id')} IN ${(await h.rows(softwareImageFileResource, 'f')).select('software_version_id', sql`${ident('f', 'id')} IN ${mappings}`)}`;
       },
     },
   },

@@ -1,0 +1,133 @@
+import { eachDatabase } from '../../src/core/testing/harness';
+
+type Obj = Record<string, any>;
+
+/**
+ * A filter that reads other objects on its way reads only those the requester may view: a
+ * constrained user cannot learn about a hidden object through what a filter matches (a hidden
+ * module in a device's bay, a hidden interface carrying a MAC or an address, a hidden image
+ * file, association, assignment or prefix). Each case: the administrator's answer shows the
+ * object would match through the hidden one; the constrained user's does not.
+ */
+eachDatabase('filters through hidden objects', (t) => {
+  const post = async (path: string, body: object) => {
+    const res = await t().post(path, body);
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const ids = async (path: string, token?: string) => ((await t().get(path, token).expect(200)).body.results as Obj[]).map((o) => o.id).sort();
+  let tok = '';
+  const w: Obj = {};
+
+  beforeAll(async () => {
+    const siteType = await post('/api/dcim/location-types/', { name: 'Leak site', content_types: ['dcim.device', 'dcim.module', 'virtualization.cluster', 'ipam.vlan', 'dcim.rack'] });
+    w.site = await post('/api/dcim/locations/', { name: 'Leak site 1', location_type: siteType.id, status: 'Active' });
+    w.rack = await post('/api/dcim/racks/', { name: 'Leak rack', location: w.site.id, status: 'Active' });
+    const maker = await post('/api/dcim/manufacturers/', { name: 'Leak maker' });
+    const role = await post('/api/extras/roles/', { name: 'Leak role', content_types: ['dcim.device'] });
+    w.chassis = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'Leak chassis' });
+    const card = await post('/api/dcim/module-types/', { manufacturer: maker.id, model: 'Leak card' });
+    await post('/api/dcim/interface-templates/', { module_type: card.id, name: 'card-{module}', type: '10gbase-x-sfpp' });
+    await post('/api/dcim/module-bay-templates/', { module_type: card.id, name: 'Sub', position: 's' });
+    const device = (name: string, extra: Obj = {}) => post('/api/dcim/devices/', { name, device_type: w.chassis.id, role: role.id, status: 'Active', location: w.site.id, ...extra });
+    w.holder = await device('leak-holder');
+    w.open = await device('leak-open');
+    w.hiddenDevice = await device('leak-hidden', { rack: w.rack.id });
+    // A hidden module in the holder's bay, and a visible module in the hidden one's bay.
+    const bay = await post('/api/dcim/module-bays/', { parent_device: w.holder.id, name: 'Slot 1', position: '1' });
+    w.hiddenModule = await post('/api/dcim/modules/', { module_type: card.id, parent_module_bay: bay.id, status: 'Active', serial: 'HIDDEN' });
+    const [sub] = (await t().get(`/api/dcim/module-bays/?parent_module=${w.hiddenModule.id}`).expect(200)).body.results;
+    w.nestedModule = await post('/api/dcim/modules/', { module_type: card.id, parent_module_bay: sub.id, status: 'Active', serial: 'nested' });
+    [w.hiddenModuleInterface] = (await t().get(`/api/dcim/interfaces/?module=${w.hiddenModule.id}`).expect(200)).body.results;
+    w.storedModule = await post('/api/dcim/modules/', { module_type: card.id, location: w.site.id, status: 'Active', serial: 'stored' });
+    // Interfaces hidden from the user, with a MAC address and an IP address.
+    w.hiddenInterface = await post('/api/dcim/interfaces/', { device: w.open.id, name: 'hidden0', type: '1000base-t', status: 'Active', mac_address: '00:11:22:33:44:01' });
+    const [storedInterface] = (await t().get(`/api/dcim/interfaces/?module=${w.storedModule.id}`).expect(200)).body.results;
+    await t().patch(`/api/dcim/interfaces/${storedInterface.id}/`, { mac_address: '00:11:22:33:44:02' }).expect(200);
+    w.hiddenModuleInterfaces = [storedInterface.id];
+    w.openInterface = await post('/api/dcim/interfaces/', { device: w.open.id, name: 'open0', type: '1000base-t', status: 'Active' });
+    const ns = (await t().get('/api/ipam/namespaces/?name=Global').expect(200)).body.results[0];
+    w.prefix = await post('/api/ipam/prefixes/', { prefix: '10.99.0.0/16', namespace: ns.id, status: 'Active', type: 'network' });
+    w.hiddenPrefix = await post('/api/ipam/prefixes/', { prefix: '10.99.1.0/24', namespace: ns.id, status: 'Active', type: 'network' });
+    w.ip = await post('/api/ipam/ip-addresses/', { address: '10.99.1.5/24', namespace: ns.id, status: 'Active' });
+    w.hiddenAssignments = [(await post('/api/ipam/ip-address-to-interface/', { ip_address: w.ip.id, interface: w.hiddenInterface.id })).id];
+    // A VM whose only interface is hidden, carrying a MAC address and the address.
+    const kvm = await post('/api/virtualization/cluster-types/', { name: 'Leak KVM' });
+    const cluster = await post('/api/virtualization/clusters/', { name: 'leak-cluster', cluster_type: kvm.id, location: w.site.id });
+    w.vm = await post('/api/virtualization/virtual-machines/', { name: 'leak-vm', cluster: cluster.id, status: 'Active' });
+    w.hiddenVmInterface = await post('/api/virtualization/interfaces/', { virtual_machine: w.vm.id, name: 'eth-hidden', status: 'Active', mac_address: '00:11:22:33:44:03' });
+    w.vmIp = await post('/api/ipam/ip-addresses/', { address: '10.99.1.6/24', namespace: ns.id, status: 'Active' });
+    await post('/api/ipam/ip-address-to-interface/', { ip_address: w.vmIp.id, vm_interface: w.hiddenVmInterface.id });
+    // A software version whose only image file is hidden, mapped to the chassis.
+    const platform = await post('/api/dcim/platforms/', { name: 'Leak OS' });
+    w.version = await post('/api/dcim/software-versions/', { platform: platform.id, version: '1.0', status: 'Active' });
+    w.hiddenFile = await post('/api/dcim/software-image-files/', { software_version: w.version.id, image_file_name: 'hidden.bin', status: 'Active' });
+    await post('/api/dcim/device-types-to-software-image-files/', { device_type: w.chassis.id, software_image_file: w.hiddenFile.id });
+    // A redundancy group whose association with a visible interface is hidden.
+    w.group = await post('/api/dcim/interface-redundancy-groups/', { name: 'Leak group', protocol: 'vrrp', status: 'Active' });
+    w.hiddenAssociation = await post('/api/dcim/interface-redundancy-group-associations/', { interface_redundancy_group: w.group.id, interface: w.openInterface.id, priority: 10 });
+    // A hidden VLAN (by VID) on a visible interface, and a cable of the hidden device.
+    w.hiddenVlan = await post('/api/ipam/vlans/', { name: 'leak-vlan', vid: 3999, status: 'Active' });
+    await t().patch(`/api/dcim/interfaces/${w.openInterface.id}/`, { mode: 'access', untagged_vlan: w.hiddenVlan.id }).expect(200);
+    const far = await post('/api/dcim/interfaces/', { device: w.hiddenDevice.id, name: 'far0', type: '1000base-t', status: 'Active' });
+    const near = await post('/api/dcim/interfaces/', { device: w.open.id, name: 'near0', type: '1000base-t', status: 'Active' });
+    w.cable = await post('/api/dcim/cables/', { termination_a_type: 'dcim.interface', termination_a_id: near.id, termination_b_type: 'dcim.interface', termination_b_id: far.id, status: 'Connected' });
+
+    const except = (list: string[]) => ({ id__n: list });
+    tok = await t().userWith('filter-leaks', [
+      {
+        types: [
+          'dcim.location', 'dcim.locationtype', 'dcim.rack', 'dcim.manufacturer', 'dcim.devicetype', 'dcim.moduletype', 'dcim.modulebay', 'dcim.platform', 'dcim.softwareversion',
+          'dcim.devicetypetosoftwareimagefile', 'dcim.interfaceredundancygroup', 'dcim.cable', 'ipam.namespace', 'ipam.ipaddress', 'virtualization.virtualmachine',
+          'virtualization.cluster', 'extras.status', 'extras.role',
+        ],
+        actions: ['view'],
+      },
+      { types: ['dcim.device'], actions: ['view'], constraints: except([w.hiddenDevice.id]) },
+      { types: ['dcim.module'], actions: ['view'], constraints: except([w.hiddenModule.id]) },
+      { types: ['dcim.interface'], actions: ['view'], constraints: except([w.hiddenInterface.id, ...w.hiddenModuleInterfaces]) },
+      { types: ['ipam.prefix'], actions: ['view'], constraints: except([w.hiddenPrefix.id]) },
+      { types: ['ipam.ipaddresstointerface'], actions: ['view'], constraints: except(w.hiddenAssignments) },
+      { types: ['ipam.vlan'], actions: ['view'], constraints: except([w.hiddenVlan.id]) },
+      { types: ['virtualization.vminterface'], actions: ['view'], constraints: except([w.hiddenVmInterface.id]) },
+      { types: ['dcim.softwareimagefile'], actions: ['view'], constraints: except([w.hiddenFile.id]) },
+      { types: ['dcim.interfaceredundancygroupassociation'], actions: ['view'], constraints: except([w.hiddenAssociation.id]) },
+    ]);
+  });
+
+  /** The administrator finds `expected` (the filter matches through the hidden object); the user does not. */
+  const hides = async (path: string, expected: string) => {
+    expect({ path, admin: (await ids(path)).includes(expected) }).toEqual({ path, admin: true });
+    expect({ path, user: (await ids(path, tok)).includes(expected) }).toEqual({ path, user: false });
+  };
+
+  it('sees no hidden module in a device or module bay (has_modules, has_empty_module_bays, device)', async () => {
+    await hides('/api/dcim/devices/?has_modules=true', w.holder.id);
+    expect(await ids('/api/dcim/devices/?has_modules=false', tok)).toContain(w.holder.id);
+    // A module in the bay of a hidden module is not one of the device's; nor are the hidden module's interfaces.
+    await hides(`/api/dcim/modules/?device=${w.holder.id}`, w.nestedModule.id);
+    await hides(`/api/dcim/interfaces/?device=${w.holder.id}`, w.hiddenModuleInterface.id);
+    await hides(`/api/dcim/modules/?device=leak-holder&serial=nested`, w.nestedModule.id);
+  });
+
+  it('sees no MAC address or IP address of a hidden interface (device, module, VM, IP address filters)', async () => {
+    await hides('/api/dcim/devices/?mac_address=00:11:22:33:44:01', w.open.id);
+    await hides('/api/dcim/modules/?mac_address=00-11-22-33-44-02', w.storedModule.id);
+    await hides('/api/virtualization/virtual-machines/?mac_address=00:11:22:33:44:03', w.vm.id);
+    await hides(`/api/virtualization/virtual-machines/?ip_addresses=${w.vmIp.id}`, w.vm.id);
+    await hides('/api/virtualization/virtual-machines/?has_ip_addresses=true', w.vm.id);
+    expect(await ids('/api/virtualization/virtual-machines/?has_ip_addresses=false', tok)).toContain(w.vm.id);
+    await hides(`/api/ipam/ip-addresses/?virtual_machine=${w.vm.id}`, w.vmIp.id);
+    await hides(`/api/ipam/ip-addresses/?device=${w.open.id}`, w.ip.id);
+    await hides('/api/ipam/ip-addresses/?has_interface_assignments=true', w.ip.id);
+    await hides(`/api/dcim/devices/?ip_addresses=${w.ip.id}`, w.open.id);
+  });
+
+  it('sees no hidden image file, association, VLAN, device or prefix on the way', async () => {
+    await hides(`/api/dcim/software-versions/?device_types=${w.chassis.id}`, w.version.id);
+    await hides(`/api/dcim/interface-redundancy-groups/?interfaces=${w.openInterface.id}`, w.group.id);
+    await hides('/api/dcim/interfaces/?vlan=3999', w.openInterface.id);
+    await hides(`/api/dcim/cables/?rack=${w.rack.id}`, w.cable.id);
+    await hides('/api/ipam/ip-addresses/?parent=10.99.1.0/24', w.ip.id);
+  });
+});
