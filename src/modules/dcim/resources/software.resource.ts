@@ -98,12 +98,15 @@ export const deviceTypeToSoftwareImageFileResource = defineResource({
       { name: 'software_image_file', target: () => softwareImageFileResource, relatedName: 'device_type_mappings', onDelete: 'protect' },
     ),
   ],
+  // The reference's str(): the device type's (its model), then the image file's ("<version> - <file name>").
   display: (_r, h) => {
     const type = h.related('device_type');
     const file = h.related('software_image_file');
-    return `${type?.manufacturer__name ?? ''} ${type?.model ?? ''} - ${file?.image_file_name ?? ''}`;
+    // A version the requester may not view lends no name.
+    const version = file && file.software_version__version !== null && file.software_version__version !== undefined ? `${versionName(file.software_version__alias, file.software_version__platform__name, file.software_version__version)} - ` : '';
+    return `${type?.model ?? ''} - ${version}${file?.image_file_name ?? ''}`;
   },
-  displayUses: { device_type: ['model', 'manufacturer__name'], software_image_file: ['image_file_name'] },
+  displayUses: { device_type: ['model'], software_image_file: ['image_file_name', 'software_version__alias', 'software_version__version', 'software_version__platform__name'] },
   fields: {},
   search: ['device_type__model', 'software_image_file__image_file_name'],
   features: [],
