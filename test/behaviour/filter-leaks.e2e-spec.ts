@@ -66,6 +66,13 @@ eachDatabase('filters through hidden objects', (t) => {
     // A redundancy group whose association with a visible interface is hidden.
     w.group = await post('/api/dcim/interface-redundancy-groups/', { name: 'Leak group', protocol: 'vrrp', status: 'Active' });
     w.hiddenAssociation = await post('/api/dcim/interface-redundancy-group-associations/', { interface_redundancy_group: w.group.id, interface: w.openInterface.id, priority: 10 });
+    // Links that are objects of their own (through models), hidden: a visible interface's address assignment, a visible image file's mapping.
+    w.linkedIp = await post('/api/ipam/ip-addresses/', { address: '10.99.0.7/16', namespace: ns.id, status: 'Active', dns_name: 'leak-linked' });
+    w.hiddenLink = await post('/api/ipam/ip-address-to-interface/', { ip_address: w.linkedIp.id, interface: w.openInterface.id });
+    w.hiddenAssignments.push(w.hiddenLink.id);
+    w.otherType = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'Leak other' });
+    w.openFile = await post('/api/dcim/software-image-files/', { software_version: w.version.id, image_file_name: 'open.bin', status: 'Active' });
+    w.hiddenMapping = await post('/api/dcim/device-types-to-software-image-files/', { device_type: w.otherType.id, software_image_file: w.openFile.id });
     // A hidden VLAN (by VID) on a visible interface, and a cable of the hidden device.
     w.hiddenVlan = await post('/api/ipam/vlans/', { name: 'leak-vlan', vid: 3999, status: 'Active' });
     await t().patch(`/api/dcim/interfaces/${w.openInterface.id}/`, { mode: 'access', untagged_vlan: w.hiddenVlan.id }).expect(200);
@@ -78,7 +85,7 @@ eachDatabase('filters through hidden objects', (t) => {
       {
         types: [
           'dcim.location', 'dcim.locationtype', 'dcim.rack', 'dcim.manufacturer', 'dcim.devicetype', 'dcim.moduletype', 'dcim.modulebay', 'dcim.platform', 'dcim.softwareversion',
-          'dcim.devicetypetosoftwareimagefile', 'dcim.interfaceredundancygroup', 'dcim.cable', 'ipam.namespace', 'ipam.ipaddress', 'virtualization.virtualmachine',
+          'dcim.interfaceredundancygroup', 'dcim.cable', 'ipam.namespace', 'ipam.ipaddress', 'virtualization.virtualmachine',
           'virtualization.cluster', 'extras.status', 'extras.role',
         ],
         actions: ['view'],
@@ -91,6 +98,7 @@ eachDatabase('filters through hidden objects', (t) => {
       { types: ['ipam.vlan'], actions: ['view'], constraints: except([w.hiddenVlan.id]) },
       { types: ['virtualization.vminterface'], actions: ['view'], constraints: except([w.hiddenVmInterface.id]) },
       { types: ['dcim.softwareimagefile'], actions: ['view'], constraints: except([w.hiddenFile.id]) },
+      { types: ['dcim.devicetypetosoftwareimagefile'], actions: ['view'], constraints: except([w.hiddenMapping.id]) },
       { types: ['dcim.interfaceredundancygroupassociation'], actions: ['view'], constraints: except([w.hiddenAssociation.id]) },
     ]);
   });
@@ -116,6 +124,14 @@ eachDatabase('filters through hidden objects', (t) => {
     ['an interface by the VID of a hidden VLAN (vlan)', () => '/api/dcim/interfaces/?vlan=3999', (w) => w.openInterface.id],
     ["a cable of a hidden device in a rack (rack)", (w) => `/api/dcim/cables/?rack=${w.rack.id}`, (w) => w.cable.id],
     ['an address in a hidden prefix (parent by CIDR)', () => '/api/ipam/ip-addresses/?parent=10.99.1.0/24', (w) => w.ip.id],
+    ['an interface whose only assignment is hidden (has_ip_addresses)', () => '/api/dcim/interfaces/?has_ip_addresses=true', (w) => w.openInterface.id],
+    ['an interface through a hidden assignment (ip_addresses)', (w) => `/api/dcim/interfaces/?ip_addresses=${w.linkedIp.id}`, (w) => w.openInterface.id],
+    ["an interface through a hidden assignment (an address's attribute)", () => '/api/dcim/interfaces/?ip_addresses__dns_name=leak-linked', (w) => w.openInterface.id],
+    ['an address through a hidden assignment (interfaces)', (w) => `/api/ipam/ip-addresses/?interfaces=${w.openInterface.id}`, (w) => w.linkedIp.id],
+    ["an address through a hidden assignment (an interface's attribute)", () => '/api/ipam/ip-addresses/?interfaces__name=open0', (w) => w.linkedIp.id],
+    ['a device type through a hidden image file mapping (has_software_image_files)', () => '/api/dcim/device-types/?has_software_image_files=true', (w) => w.otherType.id],
+    ['a device type through a hidden image file mapping (software_image_files)', (w) => `/api/dcim/device-types/?software_image_files=${w.openFile.id}`, (w) => w.otherType.id],
+    ['an image file through a hidden mapping (device_types)', (w) => `/api/dcim/software-image-files/?device_types=${w.otherType.id}`, (w) => w.openFile.id],
   ];
 
   it.each(cases)('does not find %s', async (_what, path, expected) => {
