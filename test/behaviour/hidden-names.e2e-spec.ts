@@ -16,7 +16,7 @@ eachDatabase('messages naming only what the requester may view', (t) => {
   };
   const w: Obj = {};
   let tok = '';
-  const SECRETS = ['Secret-Site', 'Secret family', 'SecretOS', '6.6.6'];
+  const SECRETS = ['Secret-Site', 'Secret family', 'SecretOS', '6.6.6', 'hn-secret', 'Secret-Bay'];
 
   beforeAll(async () => {
     const type = await post('/api/dcim/location-types/', { name: 'HN site', content_types: ['dcim.device', 'dcim.module', 'circuits.circuittermination'] });
@@ -44,12 +44,25 @@ eachDatabase('messages naming only what the requester may view', (t) => {
     const platform = await post('/api/dcim/platforms/', { name: 'SecretOS' });
     const version = await post('/api/dcim/software-versions/', { platform: platform.id, version: '6.6.6', status: 'Active' });
     w.file = await post('/api/dcim/software-image-files/', { software_version: version.id, image_file_name: 'hn.bin', status: 'Active' });
+    // A LAG interface of a hidden device; a child device in a hidden bay of a hidden parent.
+    w.hiddenDevice = await post('/api/dcim/devices/', { name: 'hn-secret-box', device_type: w.chassis.id, role: role.id, status: 'Active', location: w.site.id });
+    w.lag = await post('/api/dcim/interfaces/', { device: w.hiddenDevice.id, name: 'bond0', type: 'lag', status: 'Active' });
+    const parentType = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'HN blade chassis', subdevice_role: 'parent' });
+    const childType = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'HN blade', u_height: 0, subdevice_role: 'child' });
+    const hiddenParent = await post('/api/dcim/devices/', { name: 'hn-secret-parent', device_type: parentType.id, role: role.id, status: 'Active', location: w.site.id });
+    w.openParent = await post('/api/dcim/devices/', { name: 'hn-open-parent', device_type: parentType.id, role: role.id, status: 'Active', location: w.site.id });
+    w.blade = await post('/api/dcim/devices/', { name: 'hn-blade', device_type: childType.id, role: role.id, status: 'Active', location: w.site.id });
+    await post('/api/dcim/device-bays/', { device: hiddenParent.id, name: 'Secret-Bay', installed_device: w.blade.id });
+    w.secretBox = [w.hiddenDevice.id, hiddenParent.id];
     tok = await t().userWith('hidden-names', [
       {
-        types: ['dcim.locationtype', 'dcim.manufacturer', 'dcim.devicetype', 'dcim.device', 'dcim.interface', 'dcim.modulebay', 'dcim.moduletype', 'dcim.softwareimagefile', 'circuits.circuit', 'circuits.circuittermination', 'extras.status', 'extras.role', 'dcim.cable'],
+        types: ['dcim.locationtype', 'dcim.manufacturer', 'dcim.devicetype', 'dcim.interface', 'dcim.modulebay', 'dcim.moduletype', 'dcim.softwareimagefile', 'circuits.circuit', 'circuits.circuittermination', 'extras.status', 'extras.role', 'dcim.cable'],
         actions: ['view'],
       },
-      { types: ['dcim.cable', 'dcim.module', 'dcim.device'], actions: ['view', 'add', 'change'] },
+      { types: ['dcim.cable', 'dcim.module'], actions: ['view', 'add', 'change'] },
+      { types: ['dcim.device'], actions: ['view', 'add', 'change'], constraints: { id__n: w.secretBox } },
+      { types: ['dcim.interface', 'dcim.devicebay'], actions: ['add'] },
+      { types: ['dcim.devicebay'], actions: ['view'], constraints: { name__n: 'Secret-Bay' } },
       { types: ['dcim.location'], actions: ['view'], constraints: { name: 'Open-Site' } },
       { types: ['dcim.modulefamily'], actions: ['view'], constraints: { name: 'Open family' } },
     ]);
@@ -86,6 +99,22 @@ eachDatabase('messages naming only what the requester may view', (t) => {
     });
     const body = await refused('/api/dcim/devices/', device, tok);
     expect(body).toEqual({ software_image_files: ['Software image file hn.bin is not valid for device type HN other.'] });
+    clean(body);
+  });
+
+  it("names a LAG interface's device only where the requester may view it", async () => {
+    const iface = { device: w.device.id, name: 'ge-9', type: '1000base-t', status: 'Active', lag: w.lag.id };
+    expect(await refused('/api/dcim/interfaces/', iface)).toEqual({ lag: ['The selected LAG interface (bond0) belongs to a different device (hn-secret-box).'] });
+    const body = await refused('/api/dcim/interfaces/', iface, tok);
+    expect(body).toEqual({ lag: ['The selected LAG interface (bond0) belongs to a different device (a device you may not view).'] });
+    clean(body);
+  });
+
+  it('names the bay a device is installed in only where the requester may view it', async () => {
+    const bay = { device: w.openParent.id, name: 'Bay 2', installed_device: w.blade.id };
+    expect(await refused('/api/dcim/device-bays/', bay)).toEqual({ installed_device: ['Cannot install the specified device; device is already installed in Secret-Bay'] });
+    const body = await refused('/api/dcim/device-bays/', bay, tok);
+    expect(body).toEqual({ installed_device: ['Cannot install the specified device; device is already installed in a device bay you may not view'] });
     clean(body);
   });
 });

@@ -1,5 +1,6 @@
 import { defineResource, model, WriteContext, WriteState } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
+import { visibleIds } from '../../../core/resource/query/scope';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, Sql, sql } from '../../../database/sql';
@@ -59,9 +60,12 @@ async function sameDeviceOrChassis(s: WriteState, w: WriteContext, fieldName: st
   const mine = found.get(mineId);
   const theirs = theirsId ? found.get(theirsId) : undefined;
   const chassis = mine?.virtual_chassis_id;
-  if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${deviceName(theirs)}).`] };
+  // The other interface's device (a module's: the module's device) and the chassis are named only where the requester may view them.
+  const shown = theirsId && (await visibleIds(w.ctx, w.exec, model('dcim.device')(), [theirsId])).has(theirsId);
+  if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${shown ? deviceName(theirs) : 'a device you may not view'}).`] };
   if (String(theirs?.virtual_chassis_id ?? '') !== String(chassis)) {
-    return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to ${deviceName(theirs)}, which is not part of virtual chassis ${await chassisName(w, chassis)}.`] };
+    const vc = (await visibleIds(w.ctx, w.exec, model('dcim.virtualchassis')(), [chassis])).has(String(chassis)) ? `virtual chassis ${await chassisName(w, chassis)}` : "this device's virtual chassis";
+    return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to ${shown ? deviceName(theirs) : 'a device you may not view'}, which is not part of ${vc}.`] };
   }
 }
 
