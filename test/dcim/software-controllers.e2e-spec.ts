@@ -79,10 +79,10 @@ eachDatabase('software, controllers, redundancy groups and VDCs', (t) => {
     expect(sw1.software_version).toMatchObject({ id: v.id, object_type: 'dcim.softwareversion' });
     expect(sw1.software_image_files.map((f: any) => f.id).sort()).toEqual([image.id, fallback.id].sort());
     expect(await refuse(DEVICES, device({ name: 'sw2', device_type: n3k.id, software_image_files: [image.id] }))).toEqual({
-      software_image_files: ["Software image file NX-OS - 9.3 - nxos-9.3.bin for version 'NX-OS - 9.3' is not valid for device type Cisco N3K."],
+      software_image_files: ["Software image file NX-OS - 9.3 - nxos-9.3.bin for version 'NX-OS - 9.3' is not valid for device type N3K."],
     });
     expect(await patch(`${DEVICES}${sw1.id}/`, { device_type: n3k.id }, 400)).toEqual({
-      software_image_files: ["Software image file NX-OS - 9.3 - nxos-9.3.bin for version 'NX-OS - 9.3' is not valid for device type Cisco N3K."],
+      software_image_files: ["Software image file NX-OS - 9.3 - nxos-9.3.bin for version 'NX-OS - 9.3' is not valid for device type N3K."],
     });
     const sw3 = await post(DEVICES, device({ name: 'sw3', device_type: n3k.id, software_image_files: [fallback.id] }));
     expect(await ids(`${DEVICES}?software_version=9.3&has_software_version=true`)).toEqual([sw1.id]);

@@ -11,6 +11,7 @@ import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
 import { instantiateComponents } from '../instantiate';
+import { assignedInterfaces, ipAddressesFilter } from '../../ipam/ip-addresses-filter';
 import { macValues } from '../mac';
 import { moduleHolderFilters } from '../module-tree';
 import { deviceTypeResource } from './device-type.resource';
@@ -106,7 +107,16 @@ export const deviceResource = defineResource({
     },
     /** Devices with an interface of this MAC address (any form the field takes). */
     mac_address: {
-      compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('device_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
+      compile: async (values, _l, h) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', inList(ident('di', 'mac_address'), macValues(values, h.invalid)))}`,
+    },
+    /** Devices with one of these addresses (address or ID) on one of their own interfaces (those the requester may view). */
+    ip_addresses: ipAddressesFilter(async (h, ips) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', sql`${ident('di', 'id')} IN ${await assignedInterfaces(h, ips, 'interface_id')}`)}`),
+    has_ip_addresses: {
+      boolean: true,
+      compile: async (values, _l, h) => {
+        const some = sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', sql`${ident('di', 'id')} IN ${await assignedInterfaces(h, null, 'interface_id')}`)}`;
+        return values[values.length - 1] ? some : sql`NOT ${some}`;
+      },
     },
     ...moduleHolderFilters('parent_device_id'),
   },

@@ -58,7 +58,8 @@ export const interfaceRedundancyGroupResource = defineResource({
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(interfaceResource, values);
         if (!ids.length) return FALSE;
-        return sql`${h.col('id')} IN (SELECT ${ident('interface_redundancy_group_id')} FROM ${ident('dcim_interfaceredundancygroupassociation')} WHERE ${inList(ident('interface_id'), ids)})`;
+        // Through the associations the requester may view.
+        return sql`${h.col('id')} IN ${(await h.rows(interfaceRedundancyGroupAssociationResource, 'ra')).select('interface_redundancy_group_id', inList(ident('ra', 'interface_id'), ids))}`;
       },
     },
   },
