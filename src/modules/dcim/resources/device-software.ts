@@ -54,7 +54,10 @@ export const deviceSoftwareMixin = () =>
       if (s.values.device_redundancy_group_priority !== null && s.values.device_redundancy_group_priority !== undefined && !s.values.device_redundancy_group_id) {
         return { device_redundancy_group_priority: ['Must assign a redundancy group when defining a redundancy group priority.'] };
       }
-      if (!(s.create || s.touched.has('software_image_files') || s.touched.has('device_type'))) return;
+      // The reference checks the image files a device already has against its device type
+      // (Device.clean cannot see a many-to-many being written): a new set is taken as given
+      // (the Ansible collection relies on it), a device type changed under stored files is checked.
+      if (s.create || s.touched.has('software_image_files') || !s.touched.has('device_type')) return;
       const files = await s.linked('software_image_files');
       if (!files.length || !s.values.device_type_id) return;
       // One statement: the files that are neither a default image nor the device type's.
