@@ -1,0 +1,53 @@
+import { objectType } from '../../../core/resource/definition';
+import type { ModelExtension } from '../../../core/resource/extension';
+import { templates } from '../../../core/template/template';
+import { computedFieldsFor } from './source';
+import { addPath, PathTree, templateObjects } from './objects';
+
+/** A render that ran out of time: the template is not tried again for the rest of the batch. */
+const OUT_OF_TIME = /render limit exceeded/;
+
+/**
+ * Computed fields on every model: `computed_fields` (`include=computed_fields`, and on write responses), `{key: value}` for each
+ * computed field of the model's content type, rendered by the template sandbox over `obj` (see
+ * objects.ts for what it holds). A template that fails to render shows its fallback value.
+ * Definitions come from a cache (source.ts); related objects the templates follow are loaded for
+ * the whole batch, one statement per related model per hop.
+ */
+export const computedFieldsExtension: ModelExtension = {
+  represent: {
+    keys: { computed_fields: { schema: { type: 'object', additionalProperties: true }, type: 'json', label: 'Computed fields' } },
+    include: 'computed_fields',
+    async load({ ctx, exec, def }, rows) {
+      const fields = await computedFieldsFor(ctx, objectType(def));
+      if (!fields.length) return null;
+      const compiled = fields.map((f) => ({ ...f, t: templates.compile(f.template) }));
+      const tree: PathTree = new Map();
+      for (const c of compiled) for (const p of c.t.paths) if (p[0] === 'obj') addPath(tree, p.slice(1));
+      const objects = await templateObjects(ctx, exec, def, rows, tree);
+      const out = new Map<string, Record<string, string>>();
+      const spent = new Set<string>();
+      for (const row of rows) {
+        const id = String(row.id);
+        const obj = objects.get(id);
+        const values: Record<string, string> = {};
+        for (const c of compiled) {
+          if (spent.has(c.key)) {
+            values[c.key] = c.fallback;
+            continue;
+          }
+          const r = templates.render(c.t, { obj });
+          if (r.error !== undefined) {
+            values[c.key] = c.fallback;
+            if (OUT_OF_TIME.test(r.error)) spent.add(c.key);
+          } else values[c.key] = r.value;
+        }
+        out.set(id, values);
+      }
+      return out;
+    },
+    write(out, row, _url, loaded) {
+      out.computed_fields = (loaded as Map<string, Record<string, string>> | null)?.get(String(row.id)) ?? {};
+    },
+  },
+};
