@@ -95,6 +95,10 @@ eachDatabase(
       expect(written.computed_fields).toEqual({ where: 'Shop in Retail under CUSTOMERS', code: 'ams-AMS', loop: `123 ${group.id}` });
       const list = (await t().get('/api/tenancy/tenants/?name=Shop&include=computed_fields').expect(200)).body.results;
       expect(list[0].computed_fields.where).toBe('Shop in Retail under CUSTOMERS');
+      // CSV leaves them out, as the reference's export does.
+      const csv = await t().get('/api/tenancy/tenants/?name=Shop&include=computed_fields&format=csv').expect(200);
+      expect(csv.text.split('\n')[0]).toContain('cf_site_code');
+      expect(csv.text).not.toMatch(/computed_fields|Shop in Retail/);
       // Other models: empty.
       expect((await t().get(`/api/tenancy/tenant-groups/${group.id}/?include=computed_fields`).expect(200)).body.computed_fields).toEqual({});
       // Definitions changed: seen at once.

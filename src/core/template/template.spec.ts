@@ -1,6 +1,6 @@
-import { TemplateEngine } from './template';
+import { RenderBudget, TemplateEngine } from './template';
 
-const engine = new TemplateEngine({ renderMs: 100, outputChars: 1000, memory: 100_000, sourceChars: 2000 });
+const engine = new TemplateEngine({ steps: 5000, renderMs: 1000, outputChars: 1000, memory: 100_000, sourceChars: 2000 });
 const render = (source: string, data: Record<string, unknown> = { obj: { name: 'ams1', cf: { rack: 'R1' }, location: { name: 'AMS' } } }) =>
   engine.render(engine.compile(source), data);
 
@@ -54,5 +54,17 @@ describe('template sandbox', () => {
     expect(render('{% for i in (1..5000) %}xxxxxxxxxx{% endfor %}')).toEqual({ error: 'output limit exceeded (1000 characters)' });
     expect(render('{% assign s = "xxxxxxxxxxxxxxxxxxxx" %}{% for i in (1..30) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}')).toEqual({ error: expect.stringMatching(/limit exceeded/) });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('bounds work by steps, the same on any machine, and by a budget shared by many renders', () => {
+    // 1 + 4,999 iterations fit in 5,000 steps; one more does not.
+    expect(render('{% for i in (1..4998) %}{% endfor %}')).toEqual({ value: '' });
+    expect(render('{% for i in (1..5000) %}{% endfor %}')).toEqual({ error: 'render limit exceeded (5000 steps)' });
+    const t = engine.compile('{% for i in (1..1000) %}{% endfor %}done');
+    const budget = new RenderBudget(2500);
+    expect(engine.render(t, {}, budget)).toEqual({ value: 'done' });
+    expect(engine.render(t, {}, budget)).toEqual({ value: 'done' });
+    expect(engine.render(t, {}, budget)).toEqual({ error: 'render limit exceeded (the budget of the batch is spent)' });
+    expect(engine.render(t, {}, budget).error).toMatch(/budget/);
   });
 });

@@ -6,13 +6,16 @@ import { Context, Liquid, LiquidError, Template, toValueSync } from 'liquidjs';
  * rendered by liquidjs as a sandbox. A template reaches only the data it is given (plain JSON
  * values: own properties only, never a prototype, a constructor or a function; Liquid has no
  * function calls), no file (includes and layouts resolve against an empty in-memory set), and
- * every render is bounded: in time, in memory its filters and ranges allocate, and in output.
+ * every render is bounded: in steps (template nodes run; a wall-time backstop too), in memory
+ * its filters and ranges allocate, and in output.
  * Every failure is a value (`{ error }`), never an exception, so a caller shows a fallback.
  */
 
 /** Bounds of one render. */
 export interface TemplateLimits {
-  /** Wall time of one render, in milliseconds. */
+  /** Template nodes one render may run (each tag, output and loop iteration is one): the bound that decides, the same on any machine. */
+  steps: number;
+  /** Wall time of one render, in milliseconds: a backstop only (a loaded machine may stall a cheap render). */
   renderMs: number;
   /** Characters of output. */
   outputChars: number;
@@ -22,7 +25,12 @@ export interface TemplateLimits {
   sourceChars: number;
 }
 
-export const DEFAULT_LIMITS: TemplateLimits = { renderMs: 50, outputChars: 16_384, memory: 1_000_000, sourceChars: 20_000 };
+export const DEFAULT_LIMITS: TemplateLimits = { steps: 20_000, renderMs: 1_000, outputChars: 16_384, memory: 1_000_000, sourceChars: 20_000 };
+
+/** Steps shared by many renders (one template over a page of objects): once spent, every further render fails at once. */
+export class RenderBudget {
+  constructor(public steps: number) {}
+}
 
 export type Rendered = { value: string; error?: undefined } | { value?: undefined; error: string };
 
@@ -40,8 +48,28 @@ export interface CompiledTemplate {
   readonly paths: string[][];
 }
 
-/** An error that stops a render when its output grows past the bound. */
+/** An error that stops a render at one of its bounds. */
 class OutputLimitError extends Error {}
+
+/**
+ * liquidjs' render limiter, replaced: it is asked at every template node (with the time), so it
+ * counts steps (deterministic) against the render's bound and the shared budget, and keeps the
+ * wall-time backstop.
+ */
+class StepLimiter {
+  private n = 0;
+  constructor(
+    private readonly limits: TemplateLimits,
+    private readonly budget: RenderBudget | undefined,
+    private readonly deadline: number,
+  ) {}
+  check(now: number): void {
+    if (++this.n > this.limits.steps) throw new OutputLimitError(`render limit exceeded (${this.limits.steps} steps)`);
+    if (this.budget && --this.budget.steps < 0) throw new OutputLimitError('render limit exceeded (the budget of the batch is spent)');
+    if (now > this.deadline) throw new OutputLimitError(`render limit exceeded (${this.limits.renderMs} ms)`);
+  }
+  use(): void {}
+}
 
 /** liquidjs' output sink, bounded (its own writer has no bound). */
 class BoundedEmitter {
@@ -79,7 +107,6 @@ export class TemplateEngine {
       strictVariables: false,
       cache: false,
       parseLimit: limits.sourceChars,
-      renderLimit: limits.renderMs,
       memoryLimit: limits.memory,
       outputEscape: undefined,
     });
@@ -109,12 +136,13 @@ export class TemplateEngine {
     return this.compile(source).error;
   }
 
-  /** Renders a compiled template over plain JSON data; never throws. */
-  render(t: CompiledTemplate, data: Record<string, unknown>): Rendered {
+  /** Renders a compiled template over plain JSON data, within its bounds (and the budget given); never throws. */
+  render(t: CompiledTemplate, data: Record<string, unknown>, budget?: RenderBudget): Rendered {
     if (!t.parsed) return { error: t.error ?? 'invalid template' };
     try {
       const emitter = new BoundedEmitter(this.limits.outputChars);
-      const ctx = new Context(data, this.liquid.options, { sync: true, ownPropertyOnly: true }, { liquid: this.liquid });
+      const renderLimit = new StepLimiter(this.limits, budget, performance.now() + this.limits.renderMs);
+      const ctx = new Context(data, this.liquid.options, { sync: true, ownPropertyOnly: true }, { liquid: this.liquid, renderLimit: renderLimit as never });
       const out: unknown = toValueSync(this.liquid.renderer.renderTemplates(t.parsed, ctx, emitter as never));
       return { value: typeof out === 'string' ? out : emitter.buffer };
     } catch (e) {

@@ -1,18 +1,23 @@
 import { objectType } from '../../../core/resource/definition';
 import type { ModelExtension } from '../../../core/resource/extension';
-import { templates } from '../../../core/template/template';
+import { RenderBudget, templates } from '../../../core/template/template';
 import { computedFieldsFor } from './source';
 import { addPath, PathTree, templateObjects } from './objects';
 
-/** A render that ran out of time: the template is not tried again for the rest of the batch. */
-const OUT_OF_TIME = /render limit exceeded/;
+/** Template steps one computed field may spend on a batch (a page): past it, the rest show the fallback. */
+export const BATCH_STEPS = 500_000;
+
+/** A render stopped by the wall-time backstop: the template is not tried again for the rest of the batch. */
+const OUT_OF_TIME = /render limit exceeded \(\d+ ms\)/;
 
 /**
  * Computed fields on every model: `computed_fields` (`include=computed_fields`, and on write responses), `{key: value}` for each
  * computed field of the model's content type, rendered by the template sandbox over `obj` (see
  * objects.ts for what it holds). A template that fails to render shows its fallback value.
  * Definitions come from a cache (source.ts); related objects the templates follow are loaded for
- * the whole batch, one statement per related model per hop.
+ * the whole batch, one statement per related model per hop. Each render is bounded by the
+ * sandbox, and each field's renders of a batch share a budget of steps, so a page costs at most
+ * BATCH_STEPS per field whatever its size.
  */
 export const computedFieldsExtension: ModelExtension = {
   represent: {
@@ -21,7 +26,7 @@ export const computedFieldsExtension: ModelExtension = {
     async load({ ctx, exec, def }, rows) {
       const fields = await computedFieldsFor(ctx, objectType(def));
       if (!fields.length) return null;
-      const compiled = fields.map((f) => ({ ...f, t: templates.compile(f.template) }));
+      const compiled = fields.map((f) => ({ ...f, t: templates.compile(f.template), budget: new RenderBudget(BATCH_STEPS) }));
       const tree: PathTree = new Map();
       for (const c of compiled) for (const p of c.t.paths) if (p[0] === 'obj') addPath(tree, p.slice(1));
       const objects = await templateObjects(ctx, exec, def, rows, tree);
@@ -36,7 +41,7 @@ export const computedFieldsExtension: ModelExtension = {
             values[c.key] = c.fallback;
             continue;
           }
-          const r = templates.render(c.t, { obj });
+          const r = templates.render(c.t, { obj }, c.budget);
           if (r.error !== undefined) {
             values[c.key] = c.fallback;
             if (OUT_OF_TIME.test(r.error)) spent.add(c.key);
