@@ -67,6 +67,13 @@ eachDatabase(
       expect((await refuse('/api/extras/computed-fields/', { content_type: 'tenancy.tenant', label: 'Long', template: 'x'.repeat(501) })).template).toEqual([
         'Ensure this field has no more than 500 characters.',
       ]);
+      // Keys from labels in one bulk create: each its own, before uniqueness is checked.
+      const bulk = await post('/api/extras/computed-fields/', [
+        { content_type: 'tenancy.tenant', label: 'Bulk one', template: 'x' },
+        { content_type: 'tenancy.tenant', label: 'Bulk two', template: 'y' },
+      ]);
+      made.push(...bulk.map((b: any) => b.id));
+      expect(bulk.map((b: any) => b.key)).toEqual(['bulk_one', 'bulk_two']);
       await t().patch(`/api/extras/computed-fields/${c.id}/`, { template: '{% for %}' }).expect(400);
       expect((await t().get(`/api/extras/computed-fields/${c.id}/`).expect(200)).body.template).toBe('{{ obj.name }}');
     });

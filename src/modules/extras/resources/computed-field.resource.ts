@@ -42,6 +42,7 @@ export const computedFieldResource = defineResource({
       maxLength: 100,
       help: 'Internal field name. Please use underscores rather than dashes in this key.',
       immutable: 'Key cannot be changed once created',
+      populateFrom: (values) => keyFromLabel(String(values.label ?? '')),
     }),
     grouping: field.string({ maxLength: 255, help: 'Human-readable grouping that this computed field belongs to.' }),
     label: field.string({ required: true, maxLength: 255, help: 'Name of the field as displayed to users' }),
@@ -54,9 +55,6 @@ export const computedFieldResource = defineResource({
   uniqueTogether: [{ fields: ['content_type', 'label'] }],
   search: ['label', 'description', 'content_type', 'grouping', 'template', 'fallback_value'],
   features: ['notes'],
-  beforeSave(states) {
-    for (const s of states) if (s.create && !s.values.key) s.values.key = keyFromLabel(String(s.values.label ?? ''));
-  },
   rules(s, { ctx }) {
     const errors: Record<string, string[]> = {};
     const type = String(s.values.content_type ?? '');
@@ -66,7 +64,7 @@ export const computedFieldResource = defineResource({
         errors.content_type = [/^\w+\.\w+$/.test(type) ? `Invalid content type: ${type}` : "Invalid value. Specify a content type as '<app_label>.<model_name>'."];
       }
     }
-    const key = String(s.values.key || keyFromLabel(String(s.values.label ?? '')));
+    const key = String(s.values.key ?? '');
     if (!SAFE_KEY.test(key)) errors.key = [UNSAFE_KEY];
     const problem = templates.validate(String(s.values.template ?? ''));
     if (problem) errors.template = [`Template syntax error: ${problem}`];
