@@ -1,15 +1,21 @@
 import type { RequestContext } from '../../../core/context';
 import type { ResourceDefinition } from '../../../core/resource/definition';
 import type { Executor, Row } from '../../../database/db';
-import type { ForeignKeyField } from '../../../core/resource/fields';
+import type { Field, ForeignKeyField } from '../../../core/resource/fields';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { formatDateTime } from '../../../core/resource/query/values';
 import { parseJsonObject, readScalar } from '../../../core/resource/serialize/values';
 import { ident, inList, sql } from '../../../database/sql';
 import { CUSTOM_FIELD_COLUMN } from '../custom-fields/filter';
 
-/** What templates read below `obj`: each name they follow, and what they read below it (`*`: a name not known before rendering). */
+/**
+ * What templates read below `obj`: each name they follow, and what they read below it (`*`: a
+ * name not known before rendering; `''`: the value itself is used whole, `{{ obj.location }}`).
+ */
 export type PathTree = Map<string, PathTree>;
+
+/** The key that marks a value used whole (every field of an object is built). */
+const WHOLE = '';
 
 /** How many related objects deep a template may reach (`obj.location.parent.parent.name`). */
 export const MAX_HOPS = 3;
@@ -24,6 +30,7 @@ export function addPath(tree: PathTree, path: string[]): void {
     if (!next) node.set(name, (next = new Map()));
     node = next;
   }
+  node.set(WHOLE, new Map());
 }
 
 /**
@@ -36,13 +43,14 @@ export function addPath(tree: PathTree, path: string[]): void {
  */
 export async function templateObjects(ctx: RequestContext, exec: Executor, def: ResourceDefinition, rows: Row[], tree: PathTree, hop = 0): Promise<Map<string, Obj>> {
   const out = new Map<string, Obj>();
-  for (const row of rows) out.set(String(row.id), plain(ctx, def, row));
+  const fields = wanted(def, tree);
+  for (const row of rows) out.set(String(row.id), plain(ctx, def, row, fields, tree));
   if (hop >= MAX_HOPS || !rows.length) return out;
   // The foreign keys the templates follow, by target: one load per target model.
   const byTarget = new Map<ResourceDefinition, { fields: ForeignKeyField[]; ids: Set<string>; tree: PathTree }>();
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'fk' || f.writeOnly) continue;
-    const below = tree.get(f.name) ?? (tree.has('*') ? new Map() : undefined);
+    const below = tree.get(f.name) ?? (tree.has('*') ? new Map([[WHOLE, new Map()]]) : undefined);
     if (!below) continue;
     const target = f.target();
     const entry = byTarget.get(target) ?? { fields: [] as ForeignKeyField[], ids: new Set<string>(), tree: new Map() as PathTree };
@@ -74,11 +82,19 @@ function merge(into: PathTree, from: PathTree): void {
   }
 }
 
-/** One row as plain data. */
-function plain(ctx: RequestContext, def: ResourceDefinition, row: Row): Obj {
+/** The fields templates read of a model's objects (all of them when one is used whole or through a variable key). */
+function wanted(def: ResourceDefinition, tree: PathTree): Field[] {
+  const all = tree.has(WHOLE) || tree.has('*');
+  return Object.values(def.fields).filter((f) => !f.writeOnly && (all || tree.has(f.name) || (f.kind === 'fk' && tree.has(`${f.name}_id`))));
+}
+
+const CF_NAMES = ['cf', 'custom_field_data', '_custom_field_data'];
+
+/** One row as plain data: the fields given, and the standard keys the tree names. */
+function plain(ctx: RequestContext, def: ResourceDefinition, row: Row, fields: Field[], tree: PathTree): Obj {
+  const all = tree.has(WHOLE) || tree.has('*');
   const o: Obj = { id: String(row.id) };
-  for (const f of Object.values(def.fields)) {
-    if (f.writeOnly) continue;
+  for (const f of fields) {
     try {
       if (f.kind === 'scalar') o[f.name] = data(readScalar({ ...f, choices: undefined }, row[f.column]));
       else if (f.kind === 'fk') {
@@ -89,9 +105,9 @@ function plain(ctx: RequestContext, def: ResourceDefinition, row: Row): Obj {
       // A value that cannot be read is absent for templates, never a failed page.
     }
   }
-  if ('created' in row) o.created = formatDateTime(row.created);
-  if ('last_updated' in row) o.last_updated = formatDateTime(row.last_updated);
-  if (CUSTOM_FIELD_COLUMN in row) {
+  if ('created' in row && (all || tree.has('created'))) o.created = formatDateTime(row.created);
+  if ('last_updated' in row && (all || tree.has('last_updated'))) o.last_updated = formatDateTime(row.last_updated);
+  if (CUSTOM_FIELD_COLUMN in row && (all || CF_NAMES.some((n) => tree.has(n)))) {
     const cf = data(parseJsonObject(row[CUSTOM_FIELD_COLUMN]));
     o.cf = cf;
     o.custom_field_data = cf;
