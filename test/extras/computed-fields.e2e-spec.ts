@@ -166,6 +166,13 @@ eachDatabase(
         const i = Number(r.name.slice(1));
         expect(r.computed_fields).toEqual({ page: `${r.name}/${i % 2 ? 'Retail/Customers' : 'Secret/'}/S${i}` });
       }
+      // Rows that agree on what a template reads share a render; those that differ do not.
+      await field({ label: 'Shared', template: '{{ obj.tenant_group.name }}:{{ obj.cf.site_code.size }}:{{ obj.cf.site_code.first }}' });
+      const shared = (await cost(60, true)).body.results;
+      for (const r of shared) {
+        const i = Number(r.name.slice(1));
+        expect(r.computed_fields.shared).toBe(`${i % 2 ? 'Retail' : 'Secret'}:${`S${i}`.length}:`);
+      }
       await t().del('/api/tenancy/tenants/', batch.map((b: any) => ({ id: b.id }))).expect(204);
     });
   },

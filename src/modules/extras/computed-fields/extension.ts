@@ -1,6 +1,6 @@
 import { objectType } from '../../../core/resource/definition';
 import type { ModelExtension } from '../../../core/resource/extension';
-import { RenderBudget, templates } from '../../../core/template/template';
+import { RenderBudget, Rendered, templates } from '../../../core/template/template';
 import { computedFieldsFor } from './source';
 import { addPath, PathTree, templateObjects } from './objects';
 
@@ -26,7 +26,12 @@ export const computedFieldsExtension: ModelExtension = {
     async load({ ctx, exec, def }, rows) {
       const fields = await computedFieldsFor(ctx, objectType(def));
       if (!fields.length) return null;
-      const compiled = fields.map((f) => ({ ...f, t: templates.compile(f.template), budget: new RenderBudget(BATCH_STEPS) }));
+      const compiled = fields.map((f) => {
+        const t = templates.compile(f.template);
+        // Renders by the values the template reads: rows that agree on them (the same device type, location) share one render.
+        const memo = t.paths.some((p) => p.includes('*')) ? null : new Map<string, Rendered>();
+        return { ...f, t, budget: new RenderBudget(BATCH_STEPS), memo };
+      });
       const tree: PathTree = new Map();
       for (const c of compiled) for (const p of c.t.paths) if (p[0] === 'obj') addPath(tree, p.slice(1));
       const objects = await templateObjects(ctx, exec, def, rows, tree);
@@ -41,7 +46,12 @@ export const computedFieldsExtension: ModelExtension = {
             values[c.key] = c.fallback;
             continue;
           }
-          const r = templates.render(c.t, { obj }, c.budget);
+          const memoKey = c.memo ? JSON.stringify(c.t.paths.map((p) => dig(obj, p))) : '';
+          let r = c.memo?.get(memoKey);
+          if (!r) {
+            r = templates.render(c.t, { obj }, c.budget);
+            c.memo?.set(memoKey, r);
+          }
           if (r.error !== undefined) {
             values[c.key] = c.fallback;
             if (OUT_OF_TIME.test(r.error)) spent.add(c.key);
@@ -56,3 +66,18 @@ export const computedFieldsExtension: ModelExtension = {
     },
   },
 };
+
+/**
+ * What decides a template's path (`['obj', 'location', 'name']`) in its context: the value at the
+ * path, or the deepest value on it when a segment is no own property (a list's `size` or `first`
+ * depends on the whole list).
+ */
+function dig(obj: unknown, path: string[]): unknown {
+  if (path[0] !== 'obj') return null;
+  let v: unknown = obj;
+  for (let i = 1; i < path.length; i++) {
+    if (v === null || v === undefined || typeof v !== 'object' || !Object.hasOwn(v, path[i])) return v ?? null;
+    v = (v as Record<string, unknown>)[path[i]];
+  }
+  return v ?? null;
+}
