@@ -29,6 +29,7 @@ import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
+import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -63,4 +64,5 @@ export const mysqlMigrations = [
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
   SecretsAndExternalIntegrations1795768990888,
+  ComputedFieldsAndContentTypes1795769711367,
 ];

@@ -31,6 +31,7 @@ import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
+import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -67,4 +68,5 @@ export const postgresMigrations = [
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
   SecretsAndExternalIntegrations1795768990888,
+  ComputedFieldsAndContentTypes1795769711367,
 ];
