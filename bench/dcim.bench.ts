@@ -4,7 +4,9 @@
  * with; then, on one connection: pages of 1,000 interfaces and of 1,000 locations at depth 0,
  * bulk creates of 1,000 interfaces and of 1,000 cables (paths traced and stored), a device
  * detail (plain and with `include=config_context`, 20 config contexts present), a page of 1,000
- * devices with and without it, and an interface's trace, with statements per request.
+ * devices with and without it, and with `include=computed_fields` (three computed fields over
+ * the device, its location, device type and manufacturer), and an interface's trace, with
+ * statements per request.
  *
  * Usage: npm run bench:dcim -- --db=postgres   (pglite | postgres | mysql)
  */
@@ -19,6 +21,7 @@ const TARGETS: Record<string, string> = {
   'device detail': '',
   'device detail, include=config_context': '<= 10 ms median',
   'page of 1,000 devices, include=config_context': '',
+  'page of 1,000 devices, include=computed_fields': '<= 3x a page of 1,000 devices',
 };
 
 async function main(): Promise<void> {
@@ -87,6 +90,13 @@ async function main(): Promise<void> {
       ...Array.from({ length: 16 }, (_, n) => ({ name: `site-${n}`, weight: 1000 + n, data: { site: { name: `site-${n}`, vlan: n } }, locations: [locations[n].id] })),
     ]);
 
+    // Three computed fields on devices: the object's own fields, related objects two hops away.
+    await post('/api/extras/computed-fields/', [
+      { content_type: 'dcim.device', label: 'Where', template: '{{ obj.name }} @ {{ obj.location.name | upcase }}' },
+      { content_type: 'dcim.device', label: 'Model', template: '{{ obj.device_type.manufacturer.name }} {{ obj.device_type.model }}' },
+      { content_type: 'dcim.device', label: 'Access', template: '{% if obj.status_id %}{{ obj.serial | default: "no serial" }}{% endif %}', fallback_value: '?' },
+    ]);
+
     if (vacuum) await vacuum();
 
     // ---- reads, one connection ----
@@ -100,6 +110,7 @@ async function main(): Promise<void> {
     await timed('device detail, include=config_context', some.map((d) => `/api/dcim/devices/${d.id}/?include=config_context`));
     await timed('page of 1,000 devices', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000'));
     await timed('page of 1,000 devices, include=config_context', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=config_context'));
+    await timed('page of 1,000 devices, include=computed_fields', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=computed_fields'));
     const cabled = await list('/api/dcim/interfaces/?cabled=true&limit=30');
     await timed('interface trace', cabled.map((x) => `/api/dcim/interfaces/${x.id}/trace/`));
 

@@ -28,7 +28,8 @@ import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-conf
 import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
-import { Webhooks1795768902972 } from './1795768902972-webhooks';
+import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
+import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -62,5 +63,6 @@ export const mysqlMigrations = [
   IpamServices1795760517241,
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
-  Webhooks1795768902972,
+  SecretsAndExternalIntegrations1795768990888,
+  ComputedFieldsAndContentTypes1795769711367,
 ];

@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { isTrustEntry, normalizePrefix } from '../core/http/external';
+import { SecretEnvironment } from './secret-environment';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -212,16 +213,37 @@ export class Settings {
   /** Attempts of a webhook delivery before it is recorded as failed (network errors, 408, 429, 5xx are retried). */
   @Transform(toInt) @IsInt() @Min(1) @Max(20)
   WEBHOOK_ATTEMPTS = 5;
+  /**
+   * The environment variables a secret of the environment-variable provider may read: names, or
+   * prefixes ending in `*` (`*` alone: any); `none`: none. netkeel's own settings (DATABASE_URL,
+   * SECRET_KEY, SUPERUSER_*, ...) are never readable, whatever this says.
+   */
+  @Transform(toList) @IsString({ each: true }) @Matches(/^(none|\*|[A-Za-z_][A-Za-z0-9_]*\*?)$/, {
+    each: true,
+    message: 'SECRETS_ENV_VARIABLES entries must be variable names, prefixes ending in "*", "*" or "none"',
+  })
+  SECRETS_ENV_VARIABLES: string[] = ['NETKEEL_SECRET_*'];
+
+  /**
+   * The directory under which the text-file provider's secrets must lie (after following
+   * symbolic links); empty: text-file secrets cannot be read.
+   */
+  @IsString() @Matches(/^(|\/.*)$/, { message: 'SECRETS_FILE_ROOT must be an absolute path (or empty: no text-file secrets)' })
+  SECRETS_FILE_ROOT = '';
+
+  /** What secrets may read of the environment netkeel started with (set by loadSettings; see secret-environment.ts). */
+  declare secretEnvironment?: SecretEnvironment;
 }
 
 export class SettingsError extends Error {}
 
 const KNOWN = Object.keys(new Settings());
+const OPTIONAL = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
 
 /** Reads and validates the settings from an environment map; throws naming each bad variable. */
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const raw: Record<string, unknown> = {};
-  for (const key of [...KNOWN, 'DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN']) {
+  for (const key of [...KNOWN, ...OPTIONAL]) {
     const v = env[key];
     if (v !== undefined && v !== '') raw[key] = v;
   }
@@ -236,6 +258,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   if (orphan && !settings.SUPERUSER_NAME) {
     throw new SettingsError(`Invalid configuration:\n  SUPERUSER_NAME: required when ${orphan} is set`);
   }
+  settings.secretEnvironment = new SecretEnvironment(env, settings.SECRETS_ENV_VARIABLES, [...KNOWN, ...OPTIONAL]);
   return settings;
 }
 

@@ -148,6 +148,7 @@ eachDatabase('hostile input', (t) => {
     const select = await post('/api/extras/custom-fields/', { label: 'Sel', key: 'sel', type: 'select', content_types: ['tenancy.tenant', 'ipam.prefix'] });
     await post('/api/extras/custom-field-choices/', { custom_field: select.id, value: 'gold' });
     await post('/api/extras/custom-fields/', { label: 'Num', key: 'num', type: 'integer', content_types: ['tenancy.tenant'] });
+    await post('/api/extras/computed-fields/', { content_type: 'tenancy.tenant', label: 'Computed', template: '{{ obj.name }} {{ obj.tenant_group.name }}' });
     const target = await post('/api/ipam/route-targets/', { name: '65000:1' });
     await post('/api/ipam/vrfs/', { name: 'VRF', rd: '65000:1', import_targets: [target.id] });
     const rir = await post('/api/ipam/rirs/', { name: 'RIPE' });

@@ -141,7 +141,8 @@ export interface ResourceDefinition {
    * Foreign keys whose rows display needs, each with the columns it reads (`id` always, and
    * `name` where the target has one and the key is part of the natural key, for natural_slug).
    * A list page reads them with its own statement, joined; anything else by id. A column named
-   * `<fk>__<column>` is read one foreign key further (a device type's `manufacturer__name`).
+   * `<fk>__<column>` is read one foreign key further (a device type's `manufacturer__name`),
+   * `<fk>__<fk>__<column>` two, and so on; past a hidden object, NULL.
    */
   displayUses?: Record<string, string[]>;
   /**

@@ -53,6 +53,11 @@ export interface ScalarField extends BaseField {
   listOf?: { type: 'integer' | 'string'; choices?: Choices };
   /** Extra validation on the parsed value; returns an error message. */
   validate?: (value: any) => string | undefined;
+  /**
+   * On create, a value derived from the object's other values when none is given (the reference's
+   * AutoSlugField `populate_from`): set before the rules and uniqueness checks see the object.
+   */
+  populateFrom?: (values: Row) => unknown;
   /** Normalisation applied after parsing (e.g. lower-case). */
   normalize?: (value: any) => any;
   /** Unique across the table; the message names the model and field. */

@@ -117,15 +117,17 @@ export interface LinkEnd {
 /**
  * A link between two objects as an object of its own (a through model: a prefix's locations, a
  * cloud network's prefixes, a group's radio profiles): both keys required, the pair unique, the
- * natural key and ordering the pair, shown as "<a>: <b>". A model overrides what differs.
+ * natural key and ordering the pair, shown as "<a>: <b>". A model overrides what differs; a
+ * link that may join the same pair more than once, told apart by its own fields (a secret in a
+ * secrets group once per access and secret type), names its unique set in `unique`.
  */
-export const link = (a: LinkEnd, b: LinkEnd) => {
+export const link = (a: LinkEnd, b: LinkEnd, opts: { unique?: string[] } = {}) => {
   const text = (end: LinkEnd, row: Row | null) => (row ? (end.shows ? end.shows.text(row) : String(row.name ?? '')) : '');
   return mixin({
     fields: () =>
       Object.fromEntries([a, b].map((e) => [e.name, field.foreignKey(e.target, { required: true, onDelete: e.onDelete ?? 'cascade', relatedName: e.relatedName, ...(e.tree ? { tree: true } : {}) })])),
     first: true,
-    uniqueTogether: [{ fields: [a.name, b.name] }],
+    uniqueTogether: [{ fields: opts.unique ?? [a.name, b.name] }],
     defaults: {
       naturalKey: [a.name, b.name],
       ordering: [a.name, b.name],

@@ -128,6 +128,11 @@ export class ResourceRegistry {
     return this.reverse.get(def) ?? [];
   }
 
+  /** The model whose own table this is (a through model's, for its many-to-many fields' links), if any. */
+  modelOfTable(table: string): ResourceDefinition | undefined {
+    return this.all().find((d) => d.table === table);
+  }
+
   /** Foreign keys and many-to-many fields of other models that point at `def`, by filter name. */
   relatedSets(def: ResourceDefinition): RelatedSet[] {
     return this.related.get(def) ?? [];

@@ -116,6 +116,11 @@ export class ResourceWriter {
         }
       }
       Object.assign(values, item.set);
+      if (create) {
+        for (const f of Object.values(def.fields)) {
+          if (f.kind === 'scalar' && f.populateFrom && (values[f.column] === '' || values[f.column] === null || values[f.column] === undefined)) values[f.column] = item.set[f.column] = f.populateFrom(values);
+        }
+      }
       item.values = values;
     }
   }

@@ -10,7 +10,7 @@ import { prefixResource } from '../ipam/resources/prefix.resource';
  * view, as the reference's net_equals matches among the prefixes). `within(h, ids)` says how the object holds one of the
  * prefixes the subquery `ids` selects.
  */
-export function prefixFilter(within: (h: CustomFilterHelpers, ids: Sql) => Sql): CustomFilter {
+export function prefixFilter(within: (h: CustomFilterHelpers, ids: Sql) => Sql | Promise<Sql>): CustomFilter {
   return {
     lookups: ['n'],
     compile: async (values, _l, h) => {
@@ -30,7 +30,7 @@ export function prefixFilter(within: (h: CustomFilterHelpers, ids: Sql) => Sql):
       const conds = [ids.length ? inList(p('id'), ids) : null, ...byText];
       if (!conds.some(Boolean)) return FALSE;
       // By text among the prefixes the requester may view (all of them in a permission constraint).
-      return within(h, (await h.rows(prefixResource, 'pp')).select('id', or(conds)));
+      return await within(h, (await h.rows(prefixResource, 'pp')).select('id', or(conds)));
     },
   };
 }

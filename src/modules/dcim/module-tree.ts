@@ -1,4 +1,4 @@
-import type { CustomFilter, WriteContext } from '../../core/resource/definition';
+import { CustomFilter, CustomFilterHelpers, model, WriteContext } from '../../core/resource/definition';
 import type { Executor } from '../../database/db';
 import { ident, inList, join, raw, Sql, sql } from '../../database/sql';
 
@@ -13,23 +13,30 @@ export const MODULE_DEPTH = 4;
 const M = (n: number) => `m${n}`;
 const B = (n: number) => `b${n}`;
 
+/** What the module tree's filters read: the rows the requester may view (all of them in a permission constraint). */
+type ReadRows = Pick<CustomFilterHelpers, 'rows'>;
+const moduleDef = model('dcim.module');
+const bayDef = model('dcim.modulebay');
+
 /**
  * A sub-select of the ids of the modules installed in the devices, directly or in modules
  * installed in them, down to `depth` levels: one branch per level, each a chain of joins up to
- * the device's bay (no recursion, as the reference's fixed-depth Q objects).
+ * the device's bay (no recursion, as the reference's fixed-depth Q objects). Every module and
+ * bay on the way is one the requester may view: a chain through a hidden one matches nothing.
  */
-export function modulesInDevices(deviceIds: readonly string[] | Sql, depth: number): Sql {
+export async function modulesInDevices(h: ReadRows, deviceIds: readonly string[] | Sql, depth: number): Promise<Sql> {
   const bay = ident(B(1), 'parent_device_id');
-  const within = Array.isArray(deviceIds) ? inList(bay, deviceIds as readonly string[]) : sql`${bay} IN (${deviceIds as Sql})`;
+  // A list of ids, or a sub-select of them (parenthesised, as `Rows.select` gives).
+  const within = Array.isArray(deviceIds) ? inList(bay, deviceIds as readonly string[]) : sql`${bay} IN ${deviceIds as Sql}`;
   const levels: Sql[] = [];
   for (let level = 1; level <= depth; level++) {
     // The module at this level (m<level>) up to the module in the device's own bay (m1).
     const joins: Sql[] = [];
     for (let k = level; k >= 1; k--) {
-      joins.push(sql` JOIN ${ident('dcim_modulebay')} ${ident(B(k))} ON ${ident(B(k), 'id')} = ${ident(M(k), 'parent_module_bay_id')}`);
-      if (k > 1) joins.push(sql` JOIN ${ident('dcim_module')} ${ident(M(k - 1))} ON ${ident(M(k - 1), 'id')} = ${ident(B(k), 'parent_module_id')}`);
+      joins.push(sql` ${(await h.rows(bayDef(), B(k))).join(sql`${ident(B(k), 'id')} = ${ident(M(k), 'parent_module_bay_id')}`)}`);
+      if (k > 1) joins.push(sql` ${(await h.rows(moduleDef(), M(k - 1))).join(sql`${ident(M(k - 1), 'id')} = ${ident(B(k), 'parent_module_id')}`)}`);
     }
-    levels.push(sql`SELECT ${ident(M(level), 'id')} FROM ${ident('dcim_module')} ${ident(M(level))}${join(joins, '')} WHERE ${within}`);
+    levels.push(sql`SELECT ${ident(M(level), 'id')} ${(await h.rows(moduleDef(), M(level))).fromJoined(join(joins, ''), within)}`);
   }
   return join(levels, ' UNION ALL ');
 }
@@ -110,16 +117,18 @@ export function renderModuleName(name: string, positions: readonly string[]): st
  * naming the holder.
  */
 export function moduleHolderFilters(bayColumn: 'parent_device_id' | 'parent_module_id'): Record<string, CustomFilter> {
-  const bays = (installed: boolean | null) =>
-    sql`SELECT b.${ident(bayColumn)} FROM ${ident('dcim_modulebay')} b WHERE b.${ident(bayColumn)} IS NOT NULL${
-      installed === null ? sql`` : sql` AND ${installed ? sql`` : sql`NOT `}EXISTS (SELECT 1 FROM ${ident('dcim_module')} m WHERE m.${ident('parent_module_bay_id')} = b.${ident('id')})`
-    }`;
+  // The holders of bays the requester may view, with (or without) a module they may view installed.
+  const bays = async (h: ReadRows, installed: boolean | null) => {
+    const b = await h.rows(bayDef(), 'b');
+    const m = await h.rows(moduleDef(), 'm');
+    const module = installed === null ? null : sql`${installed ? sql`` : sql`NOT `}EXISTS (SELECT 1 ${m.from(sql`m.${ident('parent_module_bay_id')} = b.${ident('id')}`)})`;
+    return b.select(bayColumn, sql`b.${ident(bayColumn)} IS NOT NULL`, module);
+  };
   return {
-    has_modules: { boolean: true, compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col('id')} IN (${bays(true)})` : sql`${h.col('id')} NOT IN (${bays(true)})`) },
+    has_modules: { boolean: true, compile: async (values, _l, h) => (values[values.length - 1] ? sql`${h.col('id')} IN ${await bays(h, true)}` : sql`${h.col('id')} NOT IN ${await bays(h, true)}`) },
     has_empty_module_bays: {
       boolean: true,
-      compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col('id')} IN (${bays(false)})` : sql`(${h.col('id')} NOT IN (${bays(null)}) OR ${h.col('id')} IN (${bays(true)}))`),
+      compile: async (values, _l, h) => (values[values.length - 1] ? sql`${h.col('id')} IN ${await bays(h, false)}` : sql`(${h.col('id')} NOT IN ${await bays(h, null)} OR ${h.col('id')} IN ${await bays(h, true)})`),
     },
   };
 }
-

@@ -2,6 +2,7 @@ import { objectType } from '../../core/resource/definition';
 import type { ModelExtension } from '../../core/resource/extension';
 import { field } from '../../core/resource/fields';
 import { configContextsExtension } from './config-contexts/extension';
+import { computedFieldsExtension } from './computed-fields/extension';
 import { customFieldsExtension } from './custom-fields/extension';
 
 export const TAG_TYPE = 'extras.tag';
@@ -38,9 +39,9 @@ export const notesExtension: ModelExtension = {
 };
 
 /**
- * The opt-in blocks every model has (`include=computed_fields`, `include=relationships`), on root
- * representations and always on write responses: empty while no computed field or relationship
- * is defined for the model, as the reference shows them.
+ * The opt-in block every model has (`include=relationships`), on root representations and always
+ * on write responses: empty while no relationship is defined for the model, as the reference
+ * shows it.
  */
 const block = (name: string): ModelExtension => ({
   represent: {
@@ -53,4 +54,4 @@ const block = (name: string): ModelExtension => ({
 });
 
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships'), configContextsExtension];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, computedFieldsExtension, block('relationships'), configContextsExtension];

@@ -3,8 +3,12 @@ import { column, defineTable } from '../../database/schema/schema';
 import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
 import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-fields/source';
+import { ExtrasComputedFieldSource } from './computed-fields/source';
+import { computedFieldResource } from './resources/computed-field.resource';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
+import { ContentTypeSeeder, contentTypeTable } from './content-types/content-types';
+import { ContentTypesController } from './content-types/content-types.controller';
 import { noteResource } from './resources/note.resource';
 import { configContextResource } from './resources/config-context.resource';
 import { configContextSchemaResource } from './resources/config-context-schema.resource';
@@ -13,6 +17,9 @@ import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
 import { webhookResource } from './resources/webhook.resource';
+import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
+import { externalIntegrationResource } from './resources/external-integration.resource';
+import { SecretCheckController } from './secrets/check.controller';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -25,9 +32,25 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource, webhookResource],
-  tables: [taggedItemTable],
+  resources: [
+    statusResource,
+    tagResource,
+    roleResource,
+    customFieldResource,
+    customFieldChoiceResource,
+    computedFieldResource,
+    noteResource,
+    configContextSchemaResource,
+    configContextResource,
+    secretResource,
+    secretsGroupResource,
+    secretsGroupAssociationResource,
+    externalIntegrationResource,
+    webhookResource,
+  ],
+  tables: [taggedItemTable, contentTypeTable],
+  rootLinks: ['content-types'],
   extensions: extrasExtensions,
-  controllers: [NotesController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
+  controllers: [ContentTypesController, NotesController, SecretCheckController],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder],
 });

@@ -2,7 +2,9 @@ import { model } from '../../core/resource/definition';
 import type { FieldErrors } from '../../core/resource/errors';
 import { field } from '../../core/resource/fields';
 import { mixin } from '../../core/resource/mixin';
-import { ident, join, sql } from '../../database/sql';
+import { unscoped } from '../../core/resource/query/rows';
+import { ident, inList, join, Sql, sql } from '../../database/sql';
+import { MODULE_DEPTH, modulesInDevices } from '../dcim/module-tree';
 
 /**
  * Primary IPv4 and IPv6 addresses (Nautobot's `primary_ip4` / `primary_ip6` on devices and
@@ -24,10 +26,23 @@ export interface PrimaryIpHost {
   notAssigned?: (address: string) => string;
   /** The reverse names on IP addresses (default `primary_ip4_for`, `primary_ip6_for`). */
   relatedNames?: [string, string];
+  /** The interfaces of the modules installed in the owner are its own too (a device's all_interfaces). */
+  moduleInterfaces?: boolean;
+}
+
+/**
+ * The owner's interfaces, as a condition on the interface alias `i`: those naming it and, for a
+ * device, those of the modules installed in it at any depth (what a write reaches: every row).
+ */
+async function ownInterfaces(o: PrimaryIpHost, i: string, owner: Sql): Promise<Sql> {
+  const own = sql`${ident(i, o.ownerColumn)} = ${owner}`;
+  if (!o.moduleInterfaces) return own;
+  const modules = await modulesInDevices({ rows: async (def, alias) => unscoped(def, alias) }, sql`(${owner})`, MODULE_DEPTH);
+  return sql`(${own} OR ${ident(i, 'module_id')} IN (${modules}))`;
 }
 
 /** Devices' primary IPs live on their interfaces, virtual machines' on theirs. */
-export const DEVICE_PRIMARY_IPS: PrimaryIpHost = { ownerTable: 'dcim_device', interfaceTable: 'dcim_interface', ownerColumn: 'device_id', assignmentColumn: 'interface_id', owner: 'device' };
+export const DEVICE_PRIMARY_IPS: PrimaryIpHost = { ownerTable: 'dcim_device', interfaceTable: 'dcim_interface', ownerColumn: 'device_id', assignmentColumn: 'interface_id', owner: 'device', moduleInterfaces: true };
 export const VM_PRIMARY_IPS: PrimaryIpHost = {
   ownerTable: 'virtualization_virtualmachine',
   interfaceTable: 'virtualization_vminterface',
@@ -59,9 +74,11 @@ export const primaryIpMixin = (o: PrimaryIpHost) =>
         if (!ip) continue;
         const text = `${ip.host_text}/${ip.mask_length}`;
         if (Number(ip.ip_version) !== version) return { [name]: [`${text} is not an IPv${version} address.`] };
+        // Assigned to one of the owner's interfaces, or its NAT inside address is (the reference's Device.clean).
+        const addresses = [String(id), ...(ip.nat_inside_id ? [String(ip.nat_inside_id)] : [])];
         const assigned = await w.exec.query(
           sql`SELECT 1 AS x FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident(o.interfaceTable)} i ON i.${ident('id')} = a.${ident(o.assignmentColumn)}
-              WHERE a.${ident('ip_address_id')} = ${id} AND i.${ident(o.ownerColumn)} = ${s.values[o.ownerValue ?? 'id']}`,
+              WHERE ${inList(ident('a', 'ip_address_id'), addresses)} AND ${await ownInterfaces(o, 'i', sql`${s.values[o.ownerValue ?? 'id']}`)}`,
         );
         if (!assigned.length) return { [name]: [o.notAssigned?.(text) ?? `The specified IP address (${text}) is not assigned to this ${o.owner}.`] };
       }
@@ -80,9 +97,9 @@ export async function releasePrimaryIps(exec: import('../../database/db').Execut
     await exec.execute(
       sql`UPDATE ${ident(o.ownerTable)} SET ${ident(column)} = NULL WHERE ${ident(column)} IS NOT NULL
           AND EXISTS (SELECT 1 FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident(o.interfaceTable)} i ON i.${ident('id')} = a.${ident(o.assignmentColumn)}
-                      WHERE a.${ident('id')} IN (${gone}) AND a.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND i.${ident(o.ownerColumn)} = ${ident(o.ownerTable, 'id')})
+                      WHERE a.${ident('id')} IN (${gone}) AND a.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND ${await ownInterfaces(o, 'i', ident(o.ownerTable, 'id'))})
           AND NOT EXISTS (SELECT 1 FROM ${ident('ipam_ipaddresstointerface')} b JOIN ${ident(o.interfaceTable)} j ON j.${ident('id')} = b.${ident(o.assignmentColumn)}
-                      WHERE b.${ident('id')} NOT IN (${gone}) AND b.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND j.${ident(o.ownerColumn)} = ${ident(o.ownerTable, 'id')})`,
+                      WHERE b.${ident('id')} NOT IN (${gone}) AND b.${ident('ip_address_id')} = ${ident(o.ownerTable, column)} AND ${await ownInterfaces(o, 'j', ident(o.ownerTable, 'id'))})`,
     );
   }
 }

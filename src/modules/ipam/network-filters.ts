@@ -150,10 +150,14 @@ export function parentFilter(prefixes: () => ResourceDefinition): CustomFilter {
       const cidrs = values.filter((v) => !isUuid(v)).map(String);
       for (const c of cidrs) if (!c.includes('/') && !parseAddress(c)) h.invalid(`Select a valid choice. ${c} is not one of the available choices.`);
       const ids = uuids.length ? await h.resolveIds(prefixes(), uuids) : [];
-      const byCidr = cidrs.map((c) => {
-        const n = network(c, h);
-        return sql`${h.col('parent_id')} IN (SELECT ${ident('pp', 'id')} FROM ${ident('ipam_prefix')} ${ident('pp')} WHERE ${ident('pp', 'ip_version')} = ${n.version} AND ${ident('pp', 'network')} = ${n.network} AND ${ident('pp', 'prefix_length')} = ${n.length})`;
-      });
+      // By CIDR among the prefixes the requester may view (all of them in a permission constraint).
+      const byCidr = await Promise.all(
+        cidrs.map(async (c) => {
+          const n = network(c, h);
+          const pp = (col: string) => ident('pp', col);
+          return sql`${h.col('parent_id')} IN ${(await h.rows(prefixes(), 'pp')).select('id', sql`${pp('ip_version')} = ${n.version} AND ${pp('network')} = ${n.network} AND ${pp('prefix_length')} = ${n.length}`)}`;
+        }),
+      );
       return or([ids.length ? inList(h.col('parent_id'), ids) : null, ...byCidr]);
     },
   };

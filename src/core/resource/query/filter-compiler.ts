@@ -8,7 +8,7 @@ import { PrefixFilterHelpers, UnknownFilterError } from '../extension';
 import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyField, ScalarField } from '../fields';
 import type { RelatedSet } from '../registry';
 import { descendantIds } from './tree';
-import { contentTypesContains, contentTypesLeaf, discriminator, relatedExists } from './relations';
+import { contentTypesContains, contentTypesLeaf, discriminator, LinkFrom, links, relatedExists } from './relations';
 import { fieldInVersion, lookupsFor } from './lookups';
 import { IdResolver } from './ids';
 import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
@@ -150,11 +150,12 @@ export class FilterCompiler {
         cond = sql`${ident(outer, f.column)} IN ${rows.select('id', cond)}`;
         if (matchesNull) cond = sql`(${ident(outer, f.column)} IS NULL OR ${cond})`;
       } else if (s.kind === 'reverse') {
-        cond = relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, rows, cond);
+        cond = await relatedExists(s.from, { name: '', def: s.to, field: s.field }, outer, rows, cond, await this.relatedLinks(s.field, mode));
       } else {
         const f = s.field as ManyToManyField;
         const th = nextAlias();
-        cond = sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} ${rows.join(sql`${ident(inner, 'id')} = ${ident(th, f.through.target)}`)} WHERE ${ident(th, f.through.source)} = ${ident(outer, 'id')}${discriminator(f, th, s.from)} AND ${cond})`;
+        const links = await this.links(f, th, mode);
+        cond = sql`EXISTS (SELECT 1 ${links(sql` ${rows.join(sql`${ident(inner, 'id')} = ${ident(th, f.through.target)}`)}`, sql`${ident(th, f.through.source)} = ${ident(outer, 'id')}${discriminator(f, th, s.from)}`, cond)})`;
       }
     }
     return negated ? sql`NOT (COALESCE((${cond}), ${FALSE}))` : cond;
@@ -196,7 +197,17 @@ export class FilterCompiler {
    * constraint counts all of them.
    */
   private async relatedSetExists(owner: ResourceDefinition, rel: RelatedSet, alias: string, mode: FilterMode): Promise<Sql> {
-    return relatedExists(owner, rel, alias, await this.rows(rel.def, nextAlias(), mode), null);
+    return relatedExists(owner, rel, alias, await this.rows(rel.def, nextAlias(), mode), null, await this.relatedLinks(rel.field, mode));
+  }
+
+  /** The links of a many-to-many field as a filter may read them (query/relations.ts, `links`). */
+  private links(f: ManyToManyField | ContentTypesField, th: string, mode: FilterMode): Promise<LinkFrom> {
+    return links(this.ctx.registry, this.visible, f, th, mode);
+  }
+
+  /** `links` for a related set's field: a reverse many-to-many's links (a foreign key has none). */
+  private async relatedLinks(f: ForeignKeyField | ManyToManyField, mode: FilterMode): Promise<((th: string) => Promise<LinkFrom>) | undefined> {
+    return f.kind === 'm2m' ? (th) => this.links(f, th, mode) : undefined;
   }
 
   /** Objects that have at least one link in a many-to-many field (to an object the client may view, in a query). */
@@ -206,7 +217,8 @@ export class FilterCompiler {
     const disc = discriminator(f, th, owner);
     if (mode === 'constraint') return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
     const to = await this.visible(f.target(), nextAlias());
-    return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} ${to.join(sql`${ident(to.alias, 'id')} = ${ident(th, f.through.target)}`)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc})`;
+    const links = await this.links(f, th, mode);
+    return sql`EXISTS (SELECT 1 ${links(sql` ${to.join(sql`${ident(to.alias, 'id')} = ${ident(th, f.through.target)}`)}`, sql`${ident(th, f.through.source)} = ${ident(alias, 'id')}${disc}`)})`;
   }
 
   private customFilter(def: ResourceDefinition, key: string) {
@@ -276,7 +288,7 @@ export class FilterCompiler {
     if (isRelatedSet(f)) {
       const ids = mode === 'query' ? await this.ids.resolveIds(f.def, values, key) : await this.ids.constraintIds(f.def, values, mode);
       // The ids were resolved among the objects the requester may view (a query, a reference).
-      return relatedExists(def, f, alias, unscoped(f.def, 'r'), inList(ident('r', 'id'), ids));
+      return relatedExists(def, f, alias, unscoped(f.def, 'r'), inList(ident('r', 'id'), ids), await this.relatedLinks(f.field, mode));
     }
     if (f === 'id') {
       const ids = values.map((v) => {
@@ -344,14 +356,15 @@ export class FilterCompiler {
     const target = f.target();
     let ids = mode === 'query' ? await this.ids.resolveIds(target, values, key) : await this.ids.constraintIds(target, values, mode);
     if (f.tree && ids.length && !f.filterAll) ids = await descendantIds(this.exec, target, ids);
-    const exists = (idList: string[]) => {
+    const exists = async (idList: string[]) => {
       const th = nextAlias();
-      return sql`EXISTS (SELECT 1 FROM ${ident(f.through.table)} ${ident(th)} WHERE ${ident(th, f.through.source)} = ${ident(alias, 'id')}${discriminator(f, th, owner)} AND ${inList(ident(th, f.through.target), idList)})`;
+      const links = await this.links(f, th, mode);
+      return sql`EXISTS (SELECT 1 ${links(sql``, sql`${ident(th, f.through.source)} = ${ident(alias, 'id')}${discriminator(f, th, owner)}`, inList(ident(th, f.through.target), idList))})`;
     };
     if (f.filterAll) {
       // One value per parameter may match several objects (a name and a UUID); each parameter must match.
       const perValue = mode === 'query' ? await Promise.all(values.map((v) => this.ids.resolveIds(target, [v], key))) : ids.map((i) => [i]);
-      return and(perValue.map(exists));
+      return and(await Promise.all(perValue.map(exists)));
     }
     return exists(ids);
   }

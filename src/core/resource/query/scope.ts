@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Executor } from '../../../database/db';
-import { FALSE, ident, or, Sql, sql, TRUE, and } from '../../../database/sql';
+import { FALSE, ident, inList, or, Sql, sql, TRUE, and } from '../../../database/sql';
 import type { Action, RequestContext } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
@@ -82,4 +82,18 @@ async function inherited(ctx: RequestContext, exec: Executor, def: ResourceDefin
     );
   }
   return restricted ? or(parts) : TRUE;
+}
+
+/**
+ * Which of these objects of a model the requester may view (one statement): for a message that
+ * names a related object only where the requester may see it, and says something neutral
+ * otherwise (never a hidden object's name).
+ */
+export async function visibleIds(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: unknown[]): Promise<Set<string>> {
+  const list = [...new Set(ids.filter((x) => x !== null && x !== undefined && x !== '').map(String))];
+  if (!list.length) return new Set();
+  const rows = await visibleRows(ctx, exec, def, 'v');
+  if (!rows.restricted) return new Set(list);
+  const found = await exec.query<{ id: string }>(sql`SELECT ${ident('v', 'id')} AS ${ident('id')} ${rows.from(inList(ident('v', 'id'), list))}`);
+  return new Set(found.map((r) => String(r.id)));
 }

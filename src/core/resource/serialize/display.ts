@@ -1,5 +1,7 @@
-import type { Row } from '../../../database/db';
+import type { Executor, Row } from '../../../database/db';
+import { ident, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
+import { visibleRows } from '../query/scope';
 import { objectType, type DisplayHelpers, type ResourceDefinition } from '../definition';
 import type { ForeignKeyField } from '../fields';
 import { Batch, Obj, ref } from './batch';
@@ -20,28 +22,62 @@ interface DisplayUse {
   key: string;
   /** The page statement's columns of `columns`. */
   keys: string[];
-  /** Columns named `<fk>__<column>`: read one foreign key further, from the target's target (a device type's manufacturer name). */
+  /** Columns named `<fk>__<column>` (`<fk>__<fk>__<column>`, ...): read through the target's foreign keys (a device type's manufacturer name, a version's platform's name). */
   hops: Map<string, DisplayHop>;
 }
 
-/** A display column read through a foreign key of the target. */
+/** A display column read through foreign keys of the target, one or more. */
 export interface DisplayHop {
-  field: ForeignKeyField;
-  target: ResourceDefinition;
+  /** The foreign keys walked, from the target on. */
+  path: ForeignKeyField[];
   column: string;
 }
 
-/** The `<fk>__<column>` columns of a display use, by name. */
+/** The `<fk>__...__<column>` columns of a display use, by name. */
 function hopsOf(target: ResourceDefinition, columns: string[]): Map<string, DisplayHop> {
   const hops = new Map<string, DisplayHop>();
   for (const c of columns) {
-    const [name, column, ...rest] = c.split('__');
-    if (column === undefined) continue;
-    const field = target.fields[name];
-    if (field?.kind !== 'fk' || rest.length) throw new Error(`displayUses: ${c} names no foreign key column of ${objectType(target)}`);
-    hops.set(c, { field, target: field.target(), column });
+    const parts = c.split('__');
+    if (parts.length === 1) continue;
+    const path: ForeignKeyField[] = [];
+    let at = target;
+    for (const name of parts.slice(0, -1)) {
+      const field = at.fields[name];
+      if (field?.kind !== 'fk') throw new Error(`displayUses: ${c} names no foreign key column of ${objectType(at)}`);
+      path.push(field);
+      at = field.target();
+    }
+    hops.set(c, { path, column: parts[parts.length - 1] });
   }
   return hops;
+}
+
+/**
+ * The LEFT JOINs that read a display use's hops from its target's rows on alias `from` (each
+ * walked path joined once, through the rows the requester may view: what lies past a hidden
+ * object reads as NULL), and the expression of each hop's column. Aliases start with `prefix`.
+ */
+export async function hopJoins(ctx: RequestContext, exec: Executor, hops: Map<string, DisplayHop>, from: string, prefix: string): Promise<{ joins: Sql[]; read: Map<string, Sql> }> {
+  const joins: Sql[] = [];
+  const aliases = new Map<string, string>();
+  const read = new Map<string, Sql>();
+  for (const [c, hop] of hops) {
+    let at = from;
+    let walked = '';
+    for (const f of hop.path) {
+      walked += `${f.name}__`;
+      let a = aliases.get(walked);
+      if (!a) {
+        a = `${prefix}${aliases.size}`;
+        aliases.set(walked, a);
+        const rows = await visibleRows(ctx, exec, f.target(), a);
+        joins.push(rows.join(sql`${ident(a, 'id')} = ${ident(at, f.column)}`, true));
+      }
+      at = a;
+    }
+    read.set(c, ident(at, hop.column));
+  }
+  return { joins, read };
 }
 
 const displayUsesOf = new WeakMap<ResourceDefinition, DisplayUse[]>();

@@ -6,7 +6,7 @@ import type { Field, ReverseKey } from '../fields';
 import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
-import { DISPLAY_COLUMN, displayUses } from './display';
+import { DISPLAY_COLUMN, displayUses, hopJoins } from './display';
 
 export { DISPLAY_COLUMN };
 import type { ReadOptions } from './batch';
@@ -61,14 +61,9 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const j = `d${out.joins.length}`;
     const lender = await visibleRows(x.ctx, x.exec, use.target, j);
     out.joins.push(lender.join(sql`${ident(j, 'id')} = ${ident(PAGE_CTE, use.field.column)}`, true));
-    const hopped = new Map<string, string>();
-    for (const [c, hop] of use.hops) {
-      const h = `${j}h${hopped.size}`;
-      const further = await visibleRows(x.ctx, x.exec, hop.target, h);
-      out.joins.push(further.join(sql`${ident(h, 'id')} = ${ident(j, hop.field.column)}`, true));
-      hopped.set(c, h);
-    }
-    const read = (c: string) => (use.hops.has(c) ? ident(hopped.get(c)!, use.hops.get(c)!.column) : ident(j, c));
+    const hopped = await hopJoins(x.ctx, x.exec, use.hops, j, `${j}h`);
+    out.joins.push(...hopped.joins);
+    const read = (c: string) => hopped.read.get(c) ?? ident(j, c);
     out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${read(c)} AS ${ident(use.keys[i])}`));
   }
   for (const f of Object.values(def.fields)) {

@@ -10,7 +10,7 @@ import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
-import { batchRef, DisplayHop, displayRowsOfPage, displayUses, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
+import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
@@ -152,16 +152,12 @@ export class Representer {
   private async rowsById(def: ResourceDefinition, idList: string[], columns: string[], hops: Map<string, DisplayHop> = new Map()): Promise<Map<string, Row>> {
     if (!idList.length) return new Map();
     const lenders = await visibleRows(this.ctx, this.exec, def, 'd');
-    const joins: Sql[] = [];
-    const read = new Map<string, Sql>();
-    for (const [c, hop] of hops) {
-      const h = `h${joins.length}`;
-      const further = await visibleRows(this.ctx, this.exec, hop.target, h);
-      joins.push(sql` ${further.join(sql`${ident(h, 'id')} = ${ident('d', hop.field.column)}`, true)}`);
-      read.set(c, sql`${ident(h, hop.column)} AS ${ident(c)}`);
-    }
-    const list = await this.exec.query(sql`SELECT ${join(['id', ...columns].map((c) => read.get(c) ?? ident('d', c)))} ${lenders.fromJoined(join(joins, ''), inList(ident('d', 'id'), idList))}`);
-    return new Map(list.map((r) => [String(r.id), r]));
+    const hopped = await hopJoins(this.ctx, this.exec, hops, 'd', 'h');
+    // Read as c<n>: a long path's name would be cut short by PostgreSQL (63 characters).
+    const all = ['id', ...columns];
+    const read = (c: string, i: number) => sql`${hopped.read.get(c) ?? ident('d', c)} AS ${ident(`c${i}`)}`;
+    const list = await this.exec.query(sql`SELECT ${join(all.map(read))} ${lenders.fromJoined(join(hopped.joins.map((j) => sql` ${j}`), ''), inList(ident('d', 'id'), idList))}`);
+    return new Map(list.map((r) => [String(r.c0), Object.fromEntries(all.map((c, i) => [c, r[`c${i}`]]))]));
   }
 
   /** Nested representations of the visible objects among ids; invisible ones stay references. */

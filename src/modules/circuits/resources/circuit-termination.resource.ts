@@ -1,4 +1,5 @@
-import { defineResource, objectType, WriteContext } from '../../../core/resource/definition';
+import { defineResource, model, objectType, WriteContext } from '../../../core/resource/definition';
+import { visibleIds } from '../../../core/resource/query/scope';
 import { field } from '../../../core/resource/fields';
 import { unscoped } from '../../../core/resource/query/rows';
 import type { Row } from '../../../database/db';
@@ -26,18 +27,21 @@ async function otherSides(rows: Row[], w: WriteContext): Promise<Map<string, Row
   return new Map(rows.map((r) => [String(r.id), all.find((o) => same(o.circuit_id, r.circuit_id) && !same(o.term_side, r.term_side)) ?? null]));
 }
 
-/** Nautobot's str(): "Termination A: AMS1", named by its location, provider network or cloud network. */
+/**
+ * Nautobot's str(): "Termination A: AMS1", named by its location, provider network or cloud
+ * network; where the requester may not view that, the termination alone ("Termination A").
+ */
 async function label(row: Row, w: WriteContext): Promise<string> {
-  let where = 'None';
-  if (row.location_id) where = await locationName(w, row.location_id);
-  else {
-    const [def, id] = row.provider_network_id ? [providerNetworkResource, row.provider_network_id] : [cloudNetworkResource, row.cloud_network_id];
-    if (id) {
-      const [net] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} ${unscoped(def).from(sql`${ident('id')} = ${id}`)}`);
-      where = net?.name ?? 'None';
-    }
-  }
-  return `Termination ${row.term_side}: ${where}`;
+  const [def, id] = row.location_id
+    ? [model('dcim.location')(), row.location_id]
+    : row.provider_network_id
+      ? [providerNetworkResource, row.provider_network_id]
+      : [cloudNetworkResource, row.cloud_network_id];
+  if (!id) return `Termination ${row.term_side}: None`;
+  if (!(await visibleIds(w.ctx, w.exec, def, [id])).has(String(id))) return `Termination ${row.term_side}`;
+  if (row.location_id) return `Termination ${row.term_side}: ${await locationName(w, id)}`;
+  const [place] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} ${unscoped(def).from(sql`${ident('id')} = ${id}`)}`);
+  return `Termination ${row.term_side}: ${place?.name ?? 'None'}`;
 }
 
 /** Each circuit's `circuit_termination_a` / `_z` from its terminations as they are now (one UPDATE), with its last change. */

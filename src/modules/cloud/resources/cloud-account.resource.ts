@@ -1,11 +1,11 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { named } from '../../../core/resource/mixin';
 import { manufacturerResource } from '../../dcim/resources/manufacturer.resource';
 
 /**
  * An account with a cloud provider (a manufacturer stands for the provider): its networks and
- * services belong to it. Nautobot's `secrets_group` is left out (netkeel has no secrets groups).
+ * services belong to it, and a secrets group may hold its credentials.
  */
 export const cloudAccountResource = defineResource({
   app: 'cloud',
@@ -24,6 +24,7 @@ export const cloudAccountResource = defineResource({
       relatedName: 'cloud_accounts',
       help: 'The Manufacturer instance which represents the Cloud Provider',
     }),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'setNull' }),
   },
   search: ['description', 'account_number', 'provider__name'],
   features: ['tags', 'customFields', 'notes'],

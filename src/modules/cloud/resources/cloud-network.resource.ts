@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { named } from '../../../core/resource/mixin';
 import { prefixResource } from '../../ipam/resources/prefix.resource';
@@ -24,10 +24,10 @@ export const cloudNetworkResource = defineResource({
     prefixes: field.manyToMany(() => prefixResource, { table: 'cloud_cloudnetworkprefixassignment', source: 'cloud_network_id', target: 'prefix_id' }, { readOnly: true, relatedName: 'cloud_networks' }),
   },
   filters: {
-    // By prefix UUID or text, through the network's prefix assignments.
+    // By prefix UUID or text, through the network's prefix assignments the requester may view.
     prefixes: prefixFilter(
-      (h, ids) =>
-        sql`EXISTS (SELECT 1 FROM ${ident('cloud_cloudnetworkprefixassignment')} ${ident('cpa')} WHERE ${ident('cpa', 'cloud_network_id')} = ${h.col('id')} AND ${ident('cpa', 'prefix_id')} IN ${ids})`,
+      async (h, ids) =>
+        sql`EXISTS (SELECT 1 ${(await h.rows(model('cloud.cloudnetworkprefixassignment')(), 'cpa')).from(sql`${ident('cpa', 'cloud_network_id')} = ${h.col('id')}`, sql`${ident('cpa', 'prefix_id')} IN ${ids}`)})`,
     ),
   },
   search: ['description', 'parent__name', 'parent__description', 'cloud_account__name', 'cloud_account__description', 'cloud_resource_type__name', 'cloud_resource_type__description'],

@@ -1,5 +1,6 @@
 import { defineResource, model, WriteContext } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
+import { visibleIds } from '../../../core/resource/query/scope';
 import { field } from '../../../core/resource/fields';
 import { ident, sql } from '../../../database/sql';
 import { isSet } from './component-template';
@@ -39,7 +40,11 @@ export const deviceBayResource = defineResource({
     if (!installed) return;
     if (String(installed) === String(s.values.device_id)) return { __all__: ['Cannot install a device into itself.'] };
     const [current] = await exec.query(sql`SELECT ${ident('id')}, ${ident('name')}, ${ident('label')} FROM ${ident('dcim_devicebay')} WHERE ${ident('installed_device_id')} = ${installed} AND ${ident('id')} <> ${s.values.id}`);
-    if (current) return { installed_device: [`Cannot install the specified device; device is already installed in ${componentName(current)}`] };
+    if (current) {
+      // The other bay is named only where the requester may view it.
+      const where = (await visibleIds(w.ctx, exec, deviceBayResource, [current.id])).has(String(current.id)) ? componentName(current) : 'a device bay you may not view';
+      return { installed_device: [`Cannot install the specified device; device is already installed in ${where}`] };
+    }
     const child = await deviceWithType(w, installed);
     if (child && child.subdevice_role !== 'child') {
       return { installed_device: [`Cannot install device "${child.name ?? child.id}"; device-type "${child.model}" subdevice_role is not "child".`] };

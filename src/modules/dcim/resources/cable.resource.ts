@@ -95,8 +95,9 @@ const byDevices = (target: string, deviceColumn: string): CustomFilter => ({
   compile: async (values, _l, h) => {
     const ids = await h.resolveIds(model(target)(), values);
     if (!ids.length) return FALSE;
-    const devices = sql`SELECT ${ident('id')} FROM ${ident('dcim_device')} WHERE ${inList(ident(deviceColumn), ids)}`;
-    return sql`(${h.col('_termination_a_device_id')} IN (${devices}) OR ${h.col('_termination_b_device_id')} IN (${devices}))`;
+    // The devices the requester may view (a hidden device's cables do not match through its rack).
+    const devices = (await h.rows(model('dcim.device')(), 'cd')).select('id', inList(ident('cd', deviceColumn), ids));
+    return sql`(${h.col('_termination_a_device_id')} IN ${devices} OR ${h.col('_termination_b_device_id')} IN ${devices})`;
   },
 });
 

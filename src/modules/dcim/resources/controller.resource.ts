@@ -36,8 +36,7 @@ const capabilities = (what: string) =>
 /**
  * Something that manages devices (a wireless LAN controller, an SDN controller), in a location,
  * deployed on one device or on a device redundancy group, not both; its managed device groups
- * hold the devices it controls. The reference's `external_integration` (an extras model netkeel
- * lacks) is left out.
+ * hold the devices it controls; `external_integration` names the system it is reached through.
  */
 export const controllerResource = defineResource({
   app: 'dcim',
@@ -48,6 +47,7 @@ export const controllerResource = defineResource({
     description: field.string({ maxLength: 255 }),
     platform: field.foreignKey(() => platformResource, { nullable: true, onDelete: 'setNull', relatedName: 'controllers' }),
     capabilities: capabilities('controller'),
+    external_integration: field.foreignKey(model('extras.externalintegration'), { nullable: true, onDelete: 'protect', relatedName: 'controllers' }),
     controller_device: field.foreignKey(model('dcim.device'), { nullable: true, onDelete: 'protect', relatedName: 'controllers' }),
     controller_device_redundancy_group: field.foreignKey(() => deviceRedundancyGroupResource, { nullable: true, onDelete: 'protect', relatedName: 'controllers' }),
   },

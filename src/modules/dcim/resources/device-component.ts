@@ -65,7 +65,7 @@ export function deviceOrItsModules(depth: number) {
       if (!ids.length) return FALSE;
       const own = inList(h.col('device_id'), ids);
       if (h.mode !== 'query') return own;
-      return sql`(${own} OR ${h.col('module_id')} IN (${modulesInDevices(ids, depth)}))`;
+      return sql`(${own} OR ${h.col('module_id')} IN (${await modulesInDevices(h, ids, depth)}))`;
     },
   };
 }

@@ -11,6 +11,7 @@ import { DEVICE_FACES, DEVICE_STATUSES } from '../choices';
 import { locatedMixin, locationName, withinLocation } from '../mixins';
 import { fits, Mounted, mountedDevices } from '../rack-space';
 import { instantiateComponents } from '../instantiate';
+import { assignedInterfaces, ipAddressesFilter } from '../../ipam/ip-addresses-filter';
 import { macValues } from '../mac';
 import { moduleHolderFilters } from '../module-tree';
 import { deviceTypeResource } from './device-type.resource';
@@ -43,8 +44,7 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 /**
  * A piece of hardware of a device type, with a role, in a location and optionally mounted in a
  * rack of that location or below it, optionally a member of a virtual chassis and a host of a
- * cluster. Left out until its model exists: secrets groups. A new device gets its type's
- * components; a parent device that moves takes the children in its bays along.
+ * cluster, with a secrets group (its credentials). A new device gets its type's components; a parent device that moves takes the children in its bays along.
  */
 export const deviceResource = defineResource({
   app: 'dcim',
@@ -85,6 +85,7 @@ export const deviceResource = defineResource({
     vc_position: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis position' }),
     vc_priority: field.integer({ nullable: true, minValue: 0, maxValue: 255, label: 'Virtual chassis priority' }),
     cluster: field.foreignKey(model('virtualization.cluster'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'setNull', relatedName: 'devices' }),
   },
   uniqueTogether: [
     {
@@ -106,7 +107,16 @@ export const deviceResource = defineResource({
     },
     /** Devices with an interface of this MAC address (any form the field takes). */
     mac_address: {
-      compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('device_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
+      compile: async (values, _l, h) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', inList(ident('di', 'mac_address'), macValues(values, h.invalid)))}`,
+    },
+    /** Devices with one of these addresses (address or ID) on one of their own interfaces (those the requester may view). */
+    ip_addresses: ipAddressesFilter(async (h, ips) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', sql`${ident('di', 'id')} IN ${await assignedInterfaces(h, ips, 'interface_id')}`)}`),
+    has_ip_addresses: {
+      boolean: true,
+      compile: async (values, _l, h) => {
+        const some = sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'di')).select('device_id', sql`${ident('di', 'id')} IN ${await assignedInterfaces(h, null, 'interface_id')}`)}`;
+        return values[values.length - 1] ? some : sql`NOT ${some}`;
+      },
     },
     ...moduleHolderFilters('parent_device_id'),
   },

@@ -1,11 +1,13 @@
 import { defineResource, model, WriteContext, WriteState } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
+import { visibleIds } from '../../../core/resource/query/scope';
 import { field } from '../../../core/resource/fields';
 import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, Sql, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
 import { DEVICE_PRIMARY_IPS, releasePrimaryIps } from '../../ipam/mixins';
 import { COPPER_TWISTED_PAIR_TYPES, DUPLEX_MODES, INTERFACE_TYPES, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../component-choices';
+import { assignedInterfaces, ipAddressesFilter } from '../../ipam/ip-addresses-filter';
 import { macAddressField, macValues } from '../mac';
 import { withinLocation } from '../mixins';
 import { componentDevice, MODULE_DEPTH, modulesInDevices } from '../module-tree';
@@ -58,9 +60,12 @@ async function sameDeviceOrChassis(s: WriteState, w: WriteContext, fieldName: st
   const mine = found.get(mineId);
   const theirs = theirsId ? found.get(theirsId) : undefined;
   const chassis = mine?.virtual_chassis_id;
-  if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${deviceName(theirs)}).`] };
+  // The other interface's device (a module's: the module's device) and the chassis are named only where the requester may view them.
+  const shown = theirsId && (await visibleIds(w.ctx, w.exec, model('dcim.device')(), [theirsId])).has(theirsId);
+  if (!chassis) return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to a different device (${shown ? deviceName(theirs) : 'a device you may not view'}).`] };
   if (String(theirs?.virtual_chassis_id ?? '') !== String(chassis)) {
-    return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to ${deviceName(theirs)}, which is not part of virtual chassis ${await chassisName(w, chassis)}.`] };
+    const vc = (await visibleIds(w.ctx, w.exec, model('dcim.virtualchassis')(), [chassis])).has(String(chassis)) ? `virtual chassis ${await chassisName(w, chassis)}` : "this device's virtual chassis";
+    return { [fieldName]: [`The selected ${label} interface (${componentName(other)}) belongs to ${shown ? deviceName(theirs) : 'a device you may not view'}, which is not part of ${vc}.`] };
   }
 }
 
@@ -125,15 +130,19 @@ export const interfaceResource = defineResource({
         const ids = await h.resolveIds(model('dcim.device')(), values);
         if (!ids.length) return FALSE;
         if (h.mode !== 'query') return inList(h.col('device_id'), ids);
-        // Device.all_interfaces: its own and those of the modules installed in it.
-        const all = (devices: readonly string[] | Sql) =>
-          sql`(${Array.isArray(devices) ? inList(h.col('device_id'), devices as string[]) : sql`${h.col('device_id')} IN (${devices as Sql})`} OR ${h.col('module_id')} IN (${modulesInDevices(devices, MODULE_DEPTH)}))`;
-        const members = sql`SELECT d.${ident('id')} FROM ${ident('dcim_device')} d JOIN ${ident('dcim_virtualchassis')} v ON v.${ident('id')} = d.${ident('virtual_chassis_id')} WHERE ${inList(ident('v', 'master_id'), ids)}`;
-        return sql`(${all(ids)} OR (${h.col('mgmt_only')} = ${h.exec.dialect.toDb(false, 'boolean')} AND ${all(members)}))`;
+        // Device.all_interfaces: its own and those of the modules installed in it (modules the requester may view).
+        const all = async (devices: readonly string[] | Sql) =>
+          sql`(${Array.isArray(devices) ? inList(h.col('device_id'), devices as string[]) : sql`${h.col('device_id')} IN ${devices as Sql}`} OR ${h.col('module_id')} IN (${await modulesInDevices(h, devices, MODULE_DEPTH)}))`;
+        // The members of the virtual chassis the devices are masters of, among those the requester may view.
+        const chassis = (await h.rows(model('dcim.virtualchassis')(), 'vc')).select('id', inList(ident('vc', 'master_id'), ids));
+        const members = (await h.rows(model('dcim.device')(), 'vd')).select('id', sql`${ident('vd', 'virtual_chassis_id')} IN ${chassis}`);
+        return sql`(${await all(ids)} OR (${h.col('mgmt_only')} = ${h.exec.dialect.toDb(false, 'boolean')} AND ${await all(members)}))`;
       },
     },
     /** By MAC address, written in any form the field takes. */
     mac_address: { compile: (values, _l, h) => inList(h.col('mac_address'), macValues(values, h.invalid)) },
+    /** Interfaces with one of these addresses (address or ID). */
+    ip_addresses: ipAddressesFilter(async (h, ips) => sql`${h.col('id')} IN ${await assignedInterfaces(h, ips, 'interface_id')}`),
     /** physical (cable-able), virtual or wireless. */
     kind: {
       compile: (values, _lookup, h) => {
@@ -147,10 +156,12 @@ export const interfaceResource = defineResource({
     },
     /** Interfaces carrying a VLAN (by VID), untagged or tagged. */
     vlan: {
-      compile: (values, _lookup, h) => {
+      compile: async (values, _lookup, h) => {
         const vids = values.map((v) => Number(v));
         if (vids.some((v) => !Number.isInteger(v))) h.invalid('Enter a number.');
-        return sql`(${h.col('untagged_vlan_id')} IN (SELECT ${ident('id')} FROM ${ident('ipam_vlan')} WHERE ${inList(ident('vid'), vids)}) OR ${h.col('id')} IN (SELECT t.${ident('interface_id')} FROM ${ident('dcim_interface_tagged_vlans')} t JOIN ${ident('ipam_vlan')} v ON v.${ident('id')} = t.${ident('vlan_id')} WHERE ${inList(ident('v', 'vid'), vids)}))`;
+        // Among the VLANs the requester may view.
+        const vlans = (await h.rows(model('ipam.vlan')(), 'v')).select('id', inList(ident('v', 'vid'), vids));
+        return sql`(${h.col('untagged_vlan_id')} IN ${vlans} OR ${h.col('id')} IN (SELECT t.${ident('interface_id')} FROM ${ident('dcim_interface_tagged_vlans')} t WHERE t.${ident('vlan_id')} IN ${vlans}))`;
       },
     },
     /** Interfaces carrying a VLAN (by id), untagged or tagged. */

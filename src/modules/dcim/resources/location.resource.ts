@@ -71,7 +71,8 @@ export const locationResource = defineResource({
     child_location_type: {
       async compile(values, _lookup, h) {
         const ids = await h.resolveIds(locationTypeResource, values);
-        const types = await h.exec.query(sql`SELECT ${ident('id')}, ${ident('parent_id')}, ${ident('nestable')} FROM ${ident('dcim_locationtype')} WHERE ${inList(ident('id'), ids)}`);
+        const lt = await h.rows(locationTypeResource, 'lt');
+        const types = await h.exec.query(sql`SELECT ${ident('lt', 'id')} AS ${ident('id')}, ${ident('lt', 'parent_id')} AS ${ident('parent_id')}, ${ident('lt', 'nestable')} AS ${ident('nestable')} ${lt.from(inList(ident('lt', 'id'), ids))}`);
         const parents = new Set<string>();
         for (const t of types) {
           if (t.parent_id) parents.add(String(t.parent_id));

@@ -26,14 +26,14 @@ export const moduleFamilyResource = defineResource({
  * The reference's `compatible_with_module_bay` (one module bay id): what a bay of a module
  * family takes (`familyColumn` in that family); every object for a bay without a family.
  */
-export function compatibleWithModuleBay(familyColumn: (h: CustomFilterHelpers) => Sql): CustomFilter {
+export function compatibleWithModuleBay(familyColumn: (h: CustomFilterHelpers) => Sql | Promise<Sql>): CustomFilter {
   return {
     compile: async (values, _l, h) => {
       const [bay] = await h.resolveIds(model('dcim.modulebay')(), values.slice(-1));
       // A bay that names nothing (a constraint's unknown name) is compatible with nothing.
       if (!bay) return FALSE;
-      const family = sql`(SELECT ${ident('module_family_id')} FROM ${ident('dcim_modulebay')} WHERE ${ident('id')} = ${bay})`;
-      return sql`(${family} IS NULL OR ${familyColumn(h)} = ${family})`;
+      const family = (await h.rows(model('dcim.modulebay')(), 'mb')).select('module_family_id', sql`${ident('mb', 'id')} = ${bay}`);
+      return sql`(${family} IS NULL OR ${await familyColumn(h)} = ${family})`;
     },
   };
 }

@@ -1,6 +1,8 @@
 import { defineResource, model, WriteContext } from '../../../core/resource/definition';
 import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
+import { unscoped } from '../../../core/resource/query/rows';
+import { visibleIds } from '../../../core/resource/query/scope';
 import type { Row } from '../../../database/db';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { roleMixin, statusMixin } from '../../extras/mixins';
@@ -41,9 +43,38 @@ async function bayOwnerManufacturer(w: WriteContext, bay: Row): Promise<string |
   return row ? String(row.id) : null;
 }
 
+/** The reference's str() of a module: its type's, with its serial and asset tag. */
+const moduleText = (model: unknown, serial: unknown, assetTag: unknown) => `${model}${serial ? ` (Serial: ${serial})` : ''}${assetTag ? ` (Asset Tag: ${assetTag})` : ''}`;
+
+/**
+ * What a module's display reads of what holds its bay, `p` the path to a bay from the module's
+ * own: the device's name, or the parent module's type, serial, asset tag and location and, up to
+ * `levels` modules up, what holds that module's bay (the reference's display is recursive).
+ */
+function holderColumns(p: string, levels: number): string[] {
+  const m = `${p}parent_module__`;
+  return [`${p}parent_device__name`, ...(levels ? [`${m}module_type__model`, `${m}serial`, `${m}asset_tag`, `${m}location__name`, ...holderColumns(`${m}parent_module_bay__`, levels - 1)] : [])];
+}
+
+/** The display of what holds a module's bay (a device's name, or the parent module's display); null where something on the way is hidden. */
+function holderText(bay: Row, p: string, levels: number): string | null {
+  const device = bay[`${p}parent_device__name`];
+  if (device !== null && device !== undefined) return String(device);
+  const m = `${p}parent_module__`;
+  const model = levels ? bay[`${m}module_type__model`] : null;
+  if (model === null || model === undefined) return null;
+  const location = bay[`${m}location__name`];
+  if (location !== null && location !== undefined) return `${moduleText(model, bay[`${m}serial`], bay[`${m}asset_tag`])} at location ${location}`;
+  const above = holderText(bay, `${m}parent_module_bay__`, levels - 1);
+  return above === null ? null : `${model} installed in ${above}`;
+}
+
+/** A module family's name in a message, where the requester may view it; "you may not view" otherwise. */
 async function familyName(w: WriteContext, id: unknown): Promise<string> {
-  const [row] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} FROM ${ident('dcim_modulefamily')} WHERE ${ident('id')} = ${id}`);
-  return row?.name ?? '';
+  const family = model('dcim.modulefamily')();
+  if (!(await visibleIds(w.ctx, w.exec, family, [id])).has(String(id))) return 'a family you may not view';
+  const [row] = await w.exec.query<{ name: string }>(sql`SELECT ${ident('name')} ${unscoped(family).from(sql`${ident('id')} = ${id}`)}`);
+  return `the family ${row?.name ?? ''}`;
 }
 
 /**
@@ -61,11 +92,11 @@ export const moduleResource = defineResource({
   display: (r, h) => {
     const type = String(h.related('module_type')?.model ?? '');
     const location = h.related('location');
-    if (location) return `${type}${r.serial ? ` (Serial: ${r.serial})` : ''}${r.asset_tag ? ` (Asset Tag: ${r.asset_tag})` : ''} at location ${location.name}`;
+    if (location) return `${moduleText(type, r.serial, r.asset_tag)} at location ${location.name}`;
     const bay = h.related('parent_module_bay');
-    return `${type} installed in ${bay?.parent_device__name ?? bay?.name ?? ''}`;
+    return `${type} installed in ${bay ? (holderText(bay, '', MODULE_DEPTH - 1) ?? bay.name) : ''}`;
   },
-  displayUses: { module_type: ['model'], location: ['name'], parent_module_bay: ['name', 'parent_device__name'] },
+  displayUses: { module_type: ['model'], location: ['name'], parent_module_bay: ['name', ...holderColumns('', MODULE_DEPTH - 1)] },
   mixins: [locatedMixin({ nullable: true }), statusMixin({ defaults: DEVICE_STATUSES }), roleMixin(), tenancyMixin()],
   fields: {
     module_type: field.foreignKey(() => moduleTypeResource, { required: true, onDelete: 'protect', relatedName: 'modules' }),
@@ -86,13 +117,13 @@ export const moduleResource = defineResource({
     device: {
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(model('dcim.device')(), values);
-        return ids.length ? sql`${h.col('id')} IN (${modulesInDevices(ids, MODULE_DEPTH)})` : FALSE;
+        return ids.length ? sql`${h.col('id')} IN (${await modulesInDevices(h, ids, MODULE_DEPTH)})` : FALSE;
       },
     },
-    compatible_with_module_bay: compatibleWithModuleBay((h) => sql`(SELECT t.${ident('module_family_id')} FROM ${ident('dcim_moduletype')} t WHERE t.${ident('id')} = ${h.col('module_type_id')})`),
+    compatible_with_module_bay: compatibleWithModuleBay(async (h) => (await h.rows(moduleTypeResource, 't')).select('module_family_id', sql`${ident('t', 'id')} = ${h.col('module_type_id')}`)),
     /** Modules with an interface of this MAC address. */
     mac_address: {
-      compile: (values, _l, h) => sql`${h.col('id')} IN (SELECT ${ident('module_id')} FROM ${ident('dcim_interface')} WHERE ${inList(ident('mac_address'), macValues(values, h.invalid))})`,
+      compile: async (values, _l, h) => sql`${h.col('id')} IN ${(await h.rows(model('dcim.interface')(), 'mi')).select('module_id', inList(ident('mi', 'mac_address'), macValues(values, h.invalid)))}`,
     },
     ...moduleHolderFilters('parent_module_id'),
   },
@@ -105,8 +136,8 @@ export const moduleResource = defineResource({
     const type = s.related('module_type');
     if (type && bay.module_family_id && String(type.module_family_id ?? '') !== String(bay.module_family_id)) {
       const wanted = await familyName(w, bay.module_family_id);
-      const has = type.module_family_id ? `in the family ${await familyName(w, type.module_family_id)}` : 'not assigned to a family';
-      return { module_type: [`The selected module bay requires a module type in the family ${wanted}, but the selected module type is ${has}.`] };
+      const has = type.module_family_id ? `in ${await familyName(w, type.module_family_id)}` : 'not assigned to a family';
+      return { module_type: [`The selected module bay requires a module type in ${wanted}, but the selected module type is ${has}.`] };
     }
     // What follows reads the bays above: only when the module (re)enters a bay or changes type.
     const placed = s.create || s.touched.has('parent_module_bay') || s.touched.has('module_type');

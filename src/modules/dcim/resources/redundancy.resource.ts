@@ -9,8 +9,7 @@ import { interfaceResource } from './interface.resource';
 /**
  * Devices grouped for high availability (a firewall pair), with a failover strategy: devices
  * join through their `device_redundancy_group` and `device_redundancy_group_priority`, and a
- * controller may run on the group. The reference's `secrets_group` (a model netkeel lacks) is
- * left out.
+ * controller may run on the group; its `secrets_group` holds the group's credentials.
  */
 export const deviceRedundancyGroupResource = defineResource({
   app: 'dcim',
@@ -22,6 +21,7 @@ export const deviceRedundancyGroupResource = defineResource({
     description: field.string({ maxLength: 255 }),
     failover_strategy: field.choice(FAILOVER_STRATEGIES, { maxLength: 50, default: '', label: 'Failover strategy' }),
     comments: field.text(),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'setNull', relatedName: 'device_redundancy_groups' }),
   },
   search: ['comments'],
   features: ['tags', 'customFields', 'notes'],
@@ -30,7 +30,7 @@ export const deviceRedundancyGroupResource = defineResource({
 /**
  * Interfaces sharing a virtual address through a first-hop redundancy protocol (HSRP, VRRP),
  * each with a priority (interface-redundancy-group-associations). `interfaces` lists the group's
- * associations, as the reference shows them. The reference's `secrets_group` is left out.
+ * associations, as the reference shows them.
  */
 export const interfaceRedundancyGroupResource = defineResource({
   app: 'dcim',
@@ -43,6 +43,7 @@ export const interfaceRedundancyGroupResource = defineResource({
     // The reference's serializer declares the protocol without a blank choice: required.
     protocol: field.choice(REDUNDANCY_PROTOCOLS, { required: true, maxLength: 50, label: 'Redundancy Protocol' }),
     protocol_group_id: field.string({ maxLength: 255 }),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'setNull' }),
     virtual_ip: field.foreignKey(model('ipam.ipaddress'), { nullable: true, onDelete: 'cascade', relatedName: 'interface_redundancy_groups' }),
     interfaces: field.manyToMany(
       model('dcim.interfaceredundancygroupassociation'),
@@ -57,7 +58,8 @@ export const interfaceRedundancyGroupResource = defineResource({
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(interfaceResource, values);
         if (!ids.length) return FALSE;
-        return sql`${h.col('id')} IN (SELECT ${ident('interface_redundancy_group_id')} FROM ${ident('dcim_interfaceredundancygroupassociation')} WHERE ${inList(ident('interface_id'), ids)})`;
+        // Through the associations the requester may view.
+        return sql`${h.col('id')} IN ${(await h.rows(interfaceRedundancyGroupAssociationResource, 'ra')).select('interface_redundancy_group_id', inList(ident('ra', 'interface_id'), ids))}`;
       },
     },
   },

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { link } from '../../../core/resource/mixin';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
@@ -44,7 +44,9 @@ export const softwareVersionResource = defineResource({
       compile: async (values, _l, h) => {
         const ids = await h.resolveIds(deviceTypeResource, values);
         if (!ids.length) return FALSE;
-        return sql`${h.col('id')} IN (SELECT f.${ident('software_version_id')} FROM ${ident('dcim_softwareimagefile')} f JOIN ${ident('dcim_devicetypetosoftwareimagefile')} m ON m.${ident('software_image_file_id')} = f.${ident('id')} WHERE ${inList(ident('m', 'device_type_id'), ids)})`;
+        // Through the image files and their device-type mappings the requester may view.
+        const mappings = (await h.rows(model('dcim.devicetypetosoftwareimagefile')(), 'm')).select('software_image_file_id', inList(ident('m', 'device_type_id'), ids));
+        return sql`${h.col('id')} IN ${(await h.rows(softwareImageFileResource, 'f')).select('software_version_id', sql`${ident('f', 'id')} IN ${mappings}`)}`;
       },
     },
   },
@@ -77,6 +79,7 @@ export const softwareImageFileResource = defineResource({
     hashing_algorithm: field.choice(HASHING_ALGORITHMS, { maxLength: 255, label: 'Hashing Algorithm', help: 'Hashing algorithm for image file checksum' }),
     image_file_size: field.integer({ nullable: true, minValue: 0, maxValue: Number.MAX_SAFE_INTEGER, storage: 'bigint', label: 'Image File Size', help: 'Image file size in bytes' }),
     download_url: field.url({ lax: true, label: 'Download URL' }),
+    external_integration: field.foreignKey(model('extras.externalintegration'), { nullable: true, onDelete: 'protect', relatedName: 'software_image_files' }),
     default_image: field.boolean({ label: 'Default Image', help: 'Is the default image for this software version' }),
   },
   uniqueTogether: [{ fields: ['image_file_name', 'software_version'] }],
@@ -96,12 +99,15 @@ export const deviceTypeToSoftwareImageFileResource = defineResource({
       { name: 'software_image_file', target: () => softwareImageFileResource, relatedName: 'device_type_mappings', onDelete: 'protect' },
     ),
   ],
+  // The reference's str(): the device type's (its model), then the image file's ("<version> - <file name>").
   display: (_r, h) => {
     const type = h.related('device_type');
     const file = h.related('software_image_file');
-    return `${type?.manufacturer__name ?? ''} ${type?.model ?? ''} - ${file?.image_file_name ?? ''}`;
+    // A version the requester may not view lends no name.
+    const version = file && file.software_version__version !== null && file.software_version__version !== undefined ? `${versionName(file.software_version__alias, file.software_version__platform__name, file.software_version__version)} - ` : '';
+    return `${type?.model ?? ''} - ${version}${file?.image_file_name ?? ''}`;
   },
-  displayUses: { device_type: ['model', 'manufacturer__name'], software_image_file: ['image_file_name'] },
+  displayUses: { device_type: ['model'], software_image_file: ['image_file_name', 'software_version__alias', 'software_version__version', 'software_version__platform__name'] },
   fields: {},
   search: ['device_type__model', 'software_image_file__image_file_name'],
   features: [],

@@ -1,5 +1,6 @@
 import { defineResource, type ResourceDefinition } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
+import { templates } from '../../../core/template/template';
 import { ident, inList, sql } from '../../../database/sql';
 import { validateWebhookUrlFormat, WebhookUrlError } from '../webhooks/url-policy';
 import { webhookPolicy } from '../webhooks/policy';
@@ -66,6 +67,10 @@ export const webhookResource = defineResource({
     const v = s.values;
     if (!v.type_create && !v.type_update && !v.type_delete) return { non_field_errors: ['You must select at least one type: create, update, and/or delete.'] };
     const errors: Record<string, string[]> = {};
+    for (const key of ['additional_headers', 'body_template'] as const) {
+      const problem = v[key] ? templates.validate(String(v[key])) : null;
+      if (problem) errors[key] = [`Template syntax error: ${problem}`];
+    }
     if (!v.ssl_verification && v.ca_file_path) errors.ca_file_path = ['Do not specify a CA certificate file if SSL verification is disabled.'];
     try {
       validateWebhookUrlFormat(String(v.payload_url ?? ''), webhookPolicy(ctx.settings));

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { templates } from '../../../core/template/template';
 import { resolveWebhookUrl, WebhookUrlError, type WebhookUrlPolicy } from './url-policy';
 
 /** What a delivery needs of a webhook row. */
@@ -30,6 +31,13 @@ export interface WebhookContext {
 }
 
 export type RenderTemplate = (template: string, context: Record<string, unknown>) => string;
+
+/** Renders a header or body template in the sandbox; a template that fails is an error the delivery log names. */
+export const renderInSandbox: RenderTemplate = (source, context) => {
+  const out = templates.render(templates.compile(source), context);
+  if (out.error !== undefined) throw new Error(out.error);
+  return out.value;
+};
 
 export interface DeliveryOutcome {
   ok: boolean;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deliverWebhook, parseHeaders, pythonTimestamp, type WebhookContext, type WebhookTarget } from './deliver';
+import { deliverWebhook, parseHeaders, renderInSandbox, pythonTimestamp, type WebhookContext, type WebhookTarget } from './deliver';
 import { resolveWebhookUrl, validateWebhookUrlFormat, type WebhookUrlPolicy } from './url-policy';
 
 const policy = (p: Partial<WebhookUrlPolicy> = {}): WebhookUrlPolicy => ({ schemes: ['http', 'https'], allowedHosts: [], blockedNetworks: [], allowedNetworks: [], ...p });
@@ -137,6 +137,15 @@ describe('webhook delivery', () => {
     expect(seen[0].method).toBe('PUT');
     expect(seen[0].body.toString()).toBe('model=location');
     expect(seen[0].headers['x-hook-signature']).toBeUndefined();
+  });
+
+  it('renders templates in the sandbox: the context, filters, and a failure as a refusal to send', async () => {
+    const sandbox = { ...opts, render: renderInSandbox };
+    await deliverWebhook(hook({ body_template: '{{ event }} {{ data.name | upper }} by {{ username }}', additional_headers: 'X-Event: {{ event }}' }), context, sandbox);
+    expect(seen[0].body.toString()).toBe('created AMS1 by admin');
+    expect(seen[0].headers['x-event']).toBe('created');
+    expect(await deliverWebhook(hook({ body_template: '{% for i in (1..100000000) %}x{% endfor %}' }), context, sandbox)).toMatchObject({ ok: false, retry: false, message: expect.stringMatching(/^Error rendering the request: /) });
+    expect(seen).toHaveLength(1);
   });
 
   it('says what failed and whether a retry may help; never follows a redirect', async () => {

@@ -3,8 +3,6 @@ import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { column } from '../../../database/schema/schema';
 import { escapeLike } from '../../../core/resource/query/lookups';
-import { unscoped } from '../../../core/resource/query/rows';
-import { visibleRows } from '../../../core/resource/query/scope';
 import { isUuid } from '../../../core/resource/query/values';
 import { ident, inList, or, sql } from '../../../database/sql';
 import { userResource } from '../../users/resources/user.resource';
@@ -47,7 +45,7 @@ const sourceFilter: CustomFilter = {
     const slugs = [...new Set(given.filter((v) => !isUuid(v)))];
     const s = 'eis';
     // A constraint names among all sources; a query and a reference among those the requester may view.
-    const sources = h.mode === 'constraint' ? unscoped(identitySourceResource, s) : await visibleRows(h.ctx, h.exec, identitySourceResource, s);
+    const sources = await h.rows(identitySourceResource, s);
     const bySlug = slugs.length
       ? await h.exec.query<{ id: string; slug: string }>(sql`SELECT ${ident(s, 'id')} AS ${ident('id')}, ${ident(s, 'slug')} AS ${ident('slug')} ${sources.from(inList(ident(s, 'slug'), slugs))}`)
       : [];

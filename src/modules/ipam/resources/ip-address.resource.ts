@@ -117,8 +117,11 @@ const assignedToDevices: CustomFilter = {
   compile: async (values, _l, h) => {
     const ids = await h.resolveIds(model('dcim.device')(), values);
     if (!ids.length) return FALSE;
-    const members = sql`SELECT d.${ident('id')} FROM ${ident('dcim_device')} d JOIN ${ident('dcim_virtualchassis')} v ON v.${ident('id')} = d.${ident('virtual_chassis_id')} WHERE ${inList(ident('v', 'master_id'), ids)}`;
-    return sql`${h.col('id')} IN (SELECT a.${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident('dcim_interface')} i ON i.${ident('id')} = a.${ident('interface_id')} WHERE ${inList(ident('i', 'device_id'), ids)} OR i.${ident('device_id')} IN (${members}))`;
+    // Through the chassis, member devices, interfaces and assignments the requester may view.
+    const chassis = (await h.rows(model('dcim.virtualchassis')(), 'vc')).select('id', inList(ident('vc', 'master_id'), ids));
+    const members = (await h.rows(model('dcim.device')(), 'vd')).select('id', sql`${ident('vd', 'virtual_chassis_id')} IN ${chassis}`);
+    const interfaces = (await h.rows(model('dcim.interface')(), 'i')).select('id', or([inList(ident('i', 'device_id'), ids), sql`${ident('i', 'device_id')} IN ${members}`]));
+    return sql`${h.col('id')} IN ${(await h.rows(ipAddressToInterface(), 'a')).select('ip_address_id', sql`${ident('a', 'interface_id')} IN ${interfaces}`)}`;
   },
 };
 
@@ -127,9 +130,12 @@ const assignedToVirtualMachines: CustomFilter = {
   compile: async (values, _l, h) => {
     const ids = await h.resolveIds(model('virtualization.virtualmachine')(), values);
     if (!ids.length) return FALSE;
-    return sql`${h.col('id')} IN (SELECT a.${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')} a JOIN ${ident('virtualization_vminterface')} i ON i.${ident('id')} = a.${ident('vm_interface_id')} WHERE ${inList(ident('i', 'virtual_machine_id'), ids)})`;
+    const interfaces = (await h.rows(model('virtualization.vminterface')(), 'i')).select('id', inList(ident('i', 'virtual_machine_id'), ids));
+    return sql`${h.col('id')} IN ${(await h.rows(ipAddressToInterface(), 'a')).select('ip_address_id', sql`${ident('a', 'vm_interface_id')} IN ${interfaces}`)}`;
   },
 };
+
+const ipAddressToInterface = model('ipam.ipaddresstointerface');
 
 export const ipAddressResource = defineResource({
   app: 'ipam',
@@ -196,8 +202,9 @@ export const ipAddressResource = defineResource({
     virtual_machine_id: assignedToVirtualMachines,
     has_interface_assignments: {
       boolean: true,
-      compile: (values, _l, h) => {
-        const some = sql`${h.col('id')} IN (SELECT ${ident('ip_address_id')} FROM ${ident('ipam_ipaddresstointerface')})`;
+      compile: async (values, _l, h) => {
+        // Assignments the requester may view.
+        const some = sql`${h.col('id')} IN ${(await h.rows(ipAddressToInterface(), 'a')).select('ip_address_id')}`;
         return values[values.length - 1] ? some : sql`NOT ${some}`;
       },
     },

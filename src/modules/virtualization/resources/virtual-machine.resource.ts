@@ -1,6 +1,7 @@
-import { defineResource, model } from '../../../core/resource/definition';
+import { CustomFilterHelpers, defineResource, model } from '../../../core/resource/definition';
+import { assignedInterfaces, ipAddressesFilter } from '../../ipam/ip-addresses-filter';
 import { field } from '../../../core/resource/fields';
-import { FALSE, ident, inList, sql } from '../../../database/sql';
+import { ident, inList, Sql, sql } from '../../../database/sql';
 import { macValues } from '../../dcim/mac';
 import { platformResource } from '../../dcim/resources/platform.resource';
 import { softwareFields } from '../../dcim/resources/device-software';
@@ -12,8 +13,8 @@ import { clusterResource } from './cluster.resource';
 /** The reference's default statuses of virtual machines. */
 export const VIRTUAL_MACHINE_STATUSES = ['Active', 'Decommissioning', 'Failed', 'Offline', 'Planned', 'Staged'] as const;
 
-/** VMs whose interfaces match `cond` (on the interface table, alias i). */
-const withInterfaces = (cond: ReturnType<typeof sql>) => sql`SELECT i.${ident('virtual_machine_id')} FROM ${ident('virtualization_vminterface')} i WHERE ${cond}`;
+/** VMs whose interfaces (those the requester may view) match `cond` (alias i): a sub-select of their ids. */
+const withInterfaces = async (h: CustomFilterHelpers, cond: Sql) => (await h.rows(model('virtualization.vminterface')(), 'i')).select('virtual_machine_id', cond);
 
 /**
  * A virtual machine in a cluster: its name is unique per cluster and tenant; status, role,
@@ -60,20 +61,14 @@ export const virtualMachineResource = defineResource({
     platform_id: 'platform',
   },
   filters: {
-    /** VMs with an interface of this MAC address (any form the field takes). */
-    mac_address: { compile: (values, _l, h) => sql`${h.col('id')} IN (${withInterfaces(inList(ident('i', 'mac_address'), macValues(values, h.invalid)))})` },
-    /** VMs with one of these addresses (ids) on an interface. */
-    ip_addresses: {
-      compile: async (values, _l, h) => {
-        const ids = await h.resolveIds(model('ipam.ipaddress')(), values);
-        if (!ids.length) return FALSE;
-        return sql`${h.col('id')} IN (${withInterfaces(sql`i.${ident('id')} IN (SELECT ${ident('vm_interface_id')} FROM ${ident('ipam_ipaddresstointerface')} WHERE ${inList(ident('ip_address_id'), ids)})`)})`;
-      },
-    },
+    /** VMs with an interface (one the requester may view) of this MAC address (any form the field takes). */
+    mac_address: { compile: async (values, _l, h) => sql`${h.col('id')} IN ${await withInterfaces(h, inList(ident('i', 'mac_address'), macValues(values, h.invalid)))}` },
+    /** VMs with one of these addresses (address or ID) on an interface. */
+    ip_addresses: ipAddressesFilter(async (h, ips) => sql`${h.col('id')} IN ${await withInterfaces(h, sql`${ident('i', 'id')} IN ${await assignedInterfaces(h, ips, 'vm_interface_id')}`)}`),
     has_ip_addresses: {
       boolean: true,
-      compile: (values, _l, h) => {
-        const some = sql`${h.col('id')} IN (${withInterfaces(sql`i.${ident('id')} IN (SELECT ${ident('vm_interface_id')} FROM ${ident('ipam_ipaddresstointerface')} WHERE ${ident('vm_interface_id')} IS NOT NULL)`)})`;
+      compile: async (values, _l, h) => {
+        const some = sql`${h.col('id')} IN ${await withInterfaces(h, sql`${ident('i', 'id')} IN ${await assignedInterfaces(h, null, 'vm_interface_id')}`)}`;
         return values[values.length - 1] ? some : sql`NOT ${some}`;
       },
     },

@@ -3,6 +3,7 @@ import type { FieldErrors } from '../../../core/resource/errors';
 import { field } from '../../../core/resource/fields';
 import { FALSE, ident, inList, sql } from '../../../database/sql';
 import { column } from '../../../database/schema/schema';
+import { assignedInterfaces, ipAddressesFilter } from '../../ipam/ip-addresses-filter';
 import { macAddressField, macValues } from '../../dcim/mac';
 import { INTERFACE_MODES, INTERFACE_STATUSES, vlanLocations } from '../../dcim/resources/interface.resource';
 import { naturalize } from '../../dcim/resources/naturalize';
@@ -60,6 +61,8 @@ export const vmInterfaceResource = defineResource({
   filters: {
     /** By MAC address, written in any form the field takes. */
     mac_address: { compile: (values, _l, h) => inList(h.col('mac_address'), macValues(values, h.invalid)) },
+    /** Interfaces with one of these addresses (address or ID). */
+    ip_addresses: ipAddressesFilter(async (h, ips) => sql`${h.col('id')} IN ${await assignedInterfaces(h, ips, 'vm_interface_id')}`),
     /** Interfaces carrying a VLAN (by id), untagged or tagged. */
     vlan_id: {
       compile: async (values, _lookup, h) => {

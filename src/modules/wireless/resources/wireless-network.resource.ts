@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, model } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { named } from '../../../core/resource/mixin';
 import { tenancyMixin } from '../../tenancy/mixins';
@@ -7,8 +7,8 @@ import { NETWORK_AUTHENTICATIONS, NETWORK_MODES } from '../choices';
 /**
  * A wireless network (an SSID with its mode and authentication) that access points broadcast;
  * controller managed device groups take networks through
- * controller-managed-device-group-wireless-network-assignments. The reference's `secrets_group`
- * (an extras model netkeel lacks) is left out.
+ * controller-managed-device-group-wireless-network-assignments. Its `secrets_group` (the
+ * network's keys) is protected while the network uses it.
  */
 export const wirelessNetworkResource = defineResource({
   app: 'wireless',
@@ -22,6 +22,7 @@ export const wirelessNetworkResource = defineResource({
     mode: field.choice(NETWORK_MODES, { required: true, maxLength: 255 }),
     enabled: field.boolean({ default: true }),
     authentication: field.choice(NETWORK_AUTHENTICATIONS, { required: true, maxLength: 255 }),
+    secrets_group: field.foreignKey(model('extras.secretsgroup'), { nullable: true, onDelete: 'protect', relatedName: 'wireless_networks' }),
     hidden: field.boolean({ default: false }),
   },
   search: ['description', 'ssid'],
