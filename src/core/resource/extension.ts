@@ -72,6 +72,10 @@ export interface PrefixFilterHelpers extends ExtensionContext {
   mode: 'query' | 'constraint' | 'reference';
   /** The engine's condition for a scalar lookup on an expression (the same as a field of that type gets). */
   scalar(f: Pick<ScalarField, 'type' | 'name'>, expr: Sql, lookup: string, values: unknown[]): Sql;
+  /** UUIDs or names of another model's objects -> ids, as a foreign-key filter resolves them (in a query: among the visible ones, a value naming none a 400). */
+  resolveIds(target: ResourceDefinition, values: unknown[]): Promise<string[]>;
+  /** Another model's rows a filter may read on its way (in a query: those the requester may view). */
+  rows(target: ResourceDefinition, alias: string): Promise<import('./query/rows').Rows>;
 }
 
 /** A body key an extension owns on write (`custom_fields`), or, without a key, a check of every write's values. */
@@ -82,6 +86,11 @@ export interface WritePart {
    * `key` (undefined when absent) and sets the stored columns.
    */
   prepare(x: ExtensionContext & { create: boolean }, items: WriteItem[]): Promise<void>;
+  /**
+   * After the objects are saved (in the same transaction, before the permission re-check): writes
+   * what the part owns beyond the model's row (relationship associations). Throws to refuse.
+   */
+  afterSave?(x: ExtensionContext & { create: boolean }, items: WriteItem[]): Promise<void>;
 }
 
 /** What a write part sees of one object being written. */

@@ -3,6 +3,7 @@ import type { ModelExtension } from '../../core/resource/extension';
 import { field } from '../../core/resource/fields';
 import { configContextsExtension } from './config-contexts/extension';
 import { customFieldsExtension } from './custom-fields/extension';
+import { relationshipsExtension } from './relationships/extension';
 
 export const TAG_TYPE = 'extras.tag';
 
@@ -38,13 +39,13 @@ export const notesExtension: ModelExtension = {
 };
 
 /**
- * The opt-in blocks every model has (`include=computed_fields`, `include=relationships`), on root
- * representations and always on write responses: empty while no computed field or relationship
- * is defined for the model, as the reference shows them.
+ * The opt-in block every model has (`include=computed_fields`), on root representations and
+ * always on write responses: empty while no computed field is defined for the model, as the
+ * reference shows it.
  */
 const block = (name: string): ModelExtension => ({
   represent: {
-    keys: { [name]: { schema: { type: 'object' }, type: 'json', label: name === 'relationships' ? 'Relationships' : 'Computed fields' } },
+    keys: { [name]: { schema: { type: 'object' }, type: 'json', label: 'Computed fields' } },
     include: name,
     write(out) {
       out[name] = {};
@@ -53,4 +54,4 @@ const block = (name: string): ModelExtension => ({
 });
 
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships'), configContextsExtension];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), relationshipsExtension, configContextsExtension];

@@ -12,6 +12,8 @@ import { customFieldChoiceResource, customFieldResource } from './resources/cust
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
+import { relationshipResource } from './resources/relationship.resource';
+import { relationshipAssociationResource } from './resources/relationship-association.resource';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -24,7 +26,7 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource],
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource, relationshipResource, relationshipAssociationResource],
   tables: [taggedItemTable],
   extensions: extrasExtensions,
   controllers: [NotesController],
