@@ -63,8 +63,9 @@ eachDatabase(
         expect((await t().patch(`/api/extras/relationships/${r.id}/`, { destination_type: 'tenancy.tenant' }).expect(400)).body.non_field_errors[0]).toMatch(/^Not supported to change the type of the destination object/);
         await t().get('/api/extras/relationships/?key=uplink_peer_2&type=many-to-many&source_type=tenancy.tenant').expect(200).then((res) => expect(res.body.count).toBe(1));
         // Deleting the relationship deletes its associations.
+        expect(await assocCount(r.id)).toBe(1);
         await t().del(`/api/extras/relationships/${r.id}/`).expect(204);
-        expect(await assocCount(r.id).catch(() => 0)).toBe(0);
+        expect((await t().get(`/api/extras/relationship-associations/?source_id=${tenants[0].id}`).expect(200)).body.count).toBe(0);
         await t().del(`/api/extras/relationships/${sym.id}/`).expect(204);
       });
     });
@@ -145,8 +146,11 @@ eachDatabase(
         expect(ids(other.twins.peer.objects)).toEqual([tenants[0].id]);
         expect(ids(other.spouse.peer.objects)).toEqual([tenants[0].id]);
         expect(await patch(tenantUrl(tenants[2]), { relationships: { spouse: { peer: { objects: [tenants[1].id] } } } }, 400)).toEqual({
-          relationships: ['Unable to create more than one Spouse association involving t1 (peer)'],
+          relationships: ['Unable to create more than one Spouse association to t1 (destination)'],
         });
+        expect(
+          await refuse('/api/extras/relationship-associations/', { relationship: oo.id, source_type: 'tenancy.tenant', source_id: tenants[1].id, destination_type: 'tenancy.tenant', destination_id: tenants[3].id }),
+        ).toEqual({ source: ['Unable to create more than one Spouse association involving t1 (peer)'] });
         expect(await patch(tenantUrl(tenants[0]), { relationships: { twins: { source: { objects: [] } } } }, 400)).toEqual({ relationships: ['"source" is not a valid side for "Twins" on tenancy.Tenant'] });
         expect(
           await refuse('/api/extras/relationship-associations/', { relationship: mm.id, source_type: 'tenancy.tenant', source_id: tenants[1].id, destination_type: 'tenancy.tenant', destination_id: tenants[0].id }),
