@@ -79,6 +79,9 @@ eachDatabase(
         expect(res.relationships.one_one.destination.objects[0]).toEqual({ id: groups[0].id, object_type: 'tenancy.tenantgroup', url: expect.stringMatching(new RegExp(`/api/tenancy/tenant-groups/${groups[0].id}/$`)) });
         // The other side sees it as its source.
         expect((await block(groupUrl(groups[0]))).one_one.source).toMatchObject({ label: 'tenant', object_type: 'tenancy.tenant', objects: [{ id: tenants[0].id }] });
+        // With depth, the objects are nested representations one level down.
+        const deep = (await t().get(`${tenantUrl(tenants[0])}?include=relationships&depth=1`).expect(200)).body.relationships.one_one.destination.objects;
+        expect(deep).toEqual([expect.objectContaining({ id: groups[0].id, object_type: 'tenancy.tenantgroup', display: 'g0', name: 'g0', parent: null })]);
         expect(await patch(tenantUrl(tenants[1]), { relationships: { one_one: { destination: { objects: [groups[0].id] } } } }, 400)).toEqual({
           relationships: ['Unable to create more than one One One association to g0 (destination)'],
         });

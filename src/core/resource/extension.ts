@@ -47,9 +47,17 @@ export interface RepresentPart {
   /** Shown on root representations only, and only when the request asks for it (`include=<name>`). */
   include?: string;
   /** Once per batch of rows, before any is represented (custom field definitions). */
-  load?(x: ExtensionContext, rows: Row[]): Promise<unknown>;
+  load?(x: ExtensionContext & NestedObjects, rows: Row[]): Promise<unknown>;
   /** Sets its keys on one representation; `url` is the object's detail URL. */
   write(out: Record<string, unknown>, row: Row, url: string, loaded: unknown): void;
+}
+
+/** What a representation's loader may nest: other models' objects at the batch's depth. */
+export interface NestedObjects {
+  /** The depth of the batch being represented (0: references). */
+  depth: number;
+  /** Objects of a model by id, represented one level below the batch (depth - 1), only those the requester may view. */
+  nested(def: ResourceDefinition, ids: string[]): Promise<Map<string, Record<string, unknown>>>;
 }
 
 export interface ExtensionContext {

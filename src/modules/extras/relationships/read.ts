@@ -3,7 +3,7 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, inList, or, sql } from '../../../database/sql';
 import type { RequestContext } from '../../../core/context';
 import { objectType } from '../../../core/resource/definition';
-import type { ExtensionContext } from '../../../core/resource/extension';
+import type { ExtensionContext, NestedObjects } from '../../../core/resource/extension';
 import { unscoped } from '../../../core/resource/query/rows';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { ref } from '../../../core/resource/serialize/batch';
@@ -58,15 +58,18 @@ async function applicable(x: ExtensionContext, rels: RelationshipInfo[], ids: st
 
 export type Loaded = Map<string, Record<string, unknown>>;
 
-/** `include=relationships` for a batch: one statement for the associations, one per peer model, one per filtered side. */
-export async function load(x: ExtensionContext, rows: Row[]): Promise<Loaded | null> {
+/**
+ * `include=relationships` for a batch: one statement for the associations, one per peer model
+ * (the peers the requester may view: references at depth 0, nested objects one level down
+ * otherwise), one per filtered side.
+ */
+export async function load(x: ExtensionContext & NestedObjects, rows: Row[]): Promise<Loaded | null> {
   const rels = await relationshipsOf(x.ctx, x.exec, x.def);
   if (!rels.length || !rows.length) return null;
   const type = objectType(x.def);
   const ids = rows.map((r) => String(r.id));
   const [apply, assocs] = await Promise.all([applicable(x, rels, ids), associationsOf(x.exec, x.ctx, type, rels.map((r) => r.id), ids)]);
   const byRel = new Map(rels.map((r) => [r.id, r]));
-  // Peers the requester may view, by type: one statement each.
   const peers = new Map<string, Set<string>>();
   for (const a of assocs) {
     const r = byRel.get(a.rel)!;
@@ -77,13 +80,18 @@ export async function load(x: ExtensionContext, rows: Row[]): Promise<Loaded | n
       }
     }
   }
-  const visible = new Map<string, Set<string>>();
+  // Peers the requester may view, by type: one statement each.
+  const visible = new Map<string, Map<string, Record<string, unknown>>>();
   await Promise.all(
     [...peers].map(async ([t, set]) => {
       const def = x.ctx.registry.get(t);
       if (!def) return;
+      if (x.depth > 0) {
+        visible.set(t, await x.nested(def, [...set]));
+        return;
+      }
       const rows = await x.exec.query<{ id: string }>(sql`SELECT ${ident('p', 'id')} AS ${ident('id')} ${(await visibleRows(x.ctx, x.exec, def, 'p')).from(inList(ident('p', 'id'), [...set]))}`);
-      visible.set(t, new Set(rows.map((r) => String(r.id))));
+      visible.set(t, new Map(rows.map((r) => [String(r.id), ref(x.ctx, def, String(r.id))])));
     }),
   );
   const relUrl = x.ctx.registry.get(RELATIONSHIP_TYPE);
@@ -97,15 +105,15 @@ export async function load(x: ExtensionContext, rows: Row[]): Promise<Loaded | n
         const entry = (block[r.key] ??= { id: r.id, url: relUrl ? `${x.ctx.listUrl(relUrl)}${r.id}/` : null, label: r.label, name: r.label, type: r.type }) as Record<string, unknown>;
         const other = OPPOSITE[side];
         const otherType = typeOfSide(r, other);
-        const otherDef = x.ctx.registry.get(otherType);
         const seen = new Set<string>();
         const objects: unknown[] = [];
         for (const a of assocs) {
           if (a.rel !== r.id) continue;
           const p = peerOf(a, r, type, side, id);
-          if (!p || seen.has(p.id) || !visible.get(p.type)?.has(p.id)) continue;
-          seen.add(p.id);
-          objects.push(otherDef ? ref(x.ctx, otherDef, p.id) : { id: p.id });
+          const shown = p && !seen.has(p.id) ? visible.get(p.type)?.get(p.id) : undefined;
+          if (!shown) continue;
+          seen.add(p!.id);
+          objects.push(shown);
         }
         entry[other] = { label: sideLabel(x.ctx, r, side), object_type: otherType, objects };
       }
