@@ -3,6 +3,7 @@ import { column, defineTable } from '../../database/schema/schema';
 import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
 import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-fields/source';
+import { ExtrasRelationshipSource } from './relationships/source';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { noteResource } from './resources/note.resource';
@@ -30,5 +31,5 @@ export const extrasApp = defineApp({
   tables: [taggedItemTable],
   extensions: extrasExtensions,
   controllers: [NotesController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasRelationshipSource],
 });

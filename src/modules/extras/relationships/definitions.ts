@@ -81,9 +81,19 @@ export function toInfo(r: Record<string, unknown>): RelationshipInfo {
   };
 }
 
-/** Every relationship, loaded once per request (one statement), in label order. */
+/** Supplies every relationship (the extras app's cached source; see source.ts). */
+export interface RelationshipSource {
+  all(ctx: RequestContext): Promise<RelationshipInfo[]>;
+}
+
+/** The key the source is registered under with the registry (`registry.provide`). */
+export const RELATIONSHIP_SOURCE = 'extras.relationship-source';
+
+/** Every relationship, in label order: from the cached source, once per request. */
 export function allRelationships(ctx: RequestContext, exec: Executor): Promise<RelationshipInfo[]> {
   return ctx.memo('relationships', async () => {
+    const source = ctx.registry.service<RelationshipSource>(RELATIONSHIP_SOURCE);
+    if (source) return source.all(ctx);
     const def = ctx.registry.get(RELATIONSHIP_TYPE);
     if (!def) return [];
     // Definitions, not data: every request applies every relationship, whoever may list them.

@@ -52,6 +52,8 @@ export const relationshipResource = defineResource({
   model: 'relationship',
   slug: 'relationships',
   naturalKey: ['key'],
+  // Every write of every model reads them: cached (relationships/source.ts), the cache told of changes.
+  watched: true,
   ordering: ['label'],
   display: (r) => String(r.label),
   fields: {

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - missing table extras_relationship
  * - missing table extras_relationshipassociation
  */
-export class Relationships1795769102263 implements MigrationInterface {
-  name = 'Relationships1795769102263';
+export class Relationships1795771874816 implements MigrationInterface {
+  name = 'Relationships1795771874816';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "extras_relationship" (
@@ -31,6 +31,7 @@ export class Relationships1795769102263 implements MigrationInterface {
       )`);
     await q.query(`CREATE UNIQUE INDEX "extras_relationship_label_key" ON "extras_relationship" ("label")`);
     await q.query(`CREATE UNIQUE INDEX "extras_relationship_key_key" ON "extras_relationship" ("key")`);
+    await q.query(`CREATE TRIGGER "extras_relationship_notify_change" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "extras_relationship" FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`);
     await q.query(`CREATE TABLE "extras_relationshipassociation" (
         "id" uuid NOT NULL,
         "created" timestamptz NOT NULL,

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - missing table extras_relationship
  * - missing table extras_relationshipassociation
  */
-export class Relationships1795769102263 implements MigrationInterface {
-  name = 'Relationships1795769102263';
+export class Relationships1795771874816 implements MigrationInterface {
+  name = 'Relationships1795771874816';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE \`extras_relationship\` (
