@@ -231,6 +231,15 @@ eachDatabase(
       });
       await t().del(`/api/extras/relationships/${r.id}/`).expect(204);
       await t().del(tenantUrl(ok)).expect(204);
+      // A required side whose model has no objects at all says how to make one.
+      const none = await rel({ label: 'Needs provider', type: 'one-to-many', source_type: 'circuits.provider', destination_type: 'tenancy.tenant', required_on: 'destination' });
+      expect(await refuse('/api/tenancy/tenants/', { name: 'lonely' })).toEqual({
+        relationships: [
+          'Tenants require a provider, but no providers exist yet. Create a provider by posting to /api/circuits/providers/',
+          'You need to specify ["relationships"]["needs_provider"]["source"]["objects"].',
+        ],
+      });
+      await t().del(`/api/extras/relationships/${none.id}/`).expect(204);
     });
 
     it('filters by cr_<key>__<side>, within what the requester may view, and not through hidden sides', async () => {
