@@ -181,6 +181,7 @@ eachDatabase(
       });
       expect(await bad({ msgs: { destination: { objects: [{ name: 'nope' }] } } })).toEqual({ relationships: ["Related object not found using the provided attributes: {'name': 'nope'}"] });
       expect(await bad('junk')).toEqual({ relationships: ['Invalid data. Expected a dictionary, but got str.'] });
+      expect(await bad({ msgs: [groups[0].id] })).toEqual({ relationships: ['Invalid data under ["msgs"]. Expected a dictionary, but got list.'] });
       expect((await t().get(url).expect(200)).body.description).toBe('even');
       await t().del(`/api/extras/relationships/${r.id}/`).expect(204);
     });

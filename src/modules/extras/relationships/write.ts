@@ -90,7 +90,10 @@ export async function prepare(x: ExtensionContext & { create: boolean }, items: 
     for (const r of rels) {
       if (!Object.hasOwn(data, r.key)) continue;
       const sides = data[r.key];
-      if (sides === null || typeof sides !== 'object' || Array.isArray(sides)) continue;
+      if (sides === null || typeof sides !== 'object' || Array.isArray(sides)) {
+        item.addError(KEY, `Invalid data under ["${r.key}"]. Expected a dictionary, but got ${typeName(sides)}.`);
+        continue;
+      }
       const valid = sidesOf(r, type).map((s) => OPPOSITE[s]);
       for (const other of ['source', 'destination', 'peer'] as Side[]) {
         if (!Object.hasOwn(sides, other)) continue;
