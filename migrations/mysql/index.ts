@@ -30,6 +30,7 @@ import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
+import { Relationships1795771874816 } from './1795771874816-relationships';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -65,4 +66,5 @@ export const mysqlMigrations = [
   SoftwareOnItemsAndVms1795761048633,
   SecretsAndExternalIntegrations1795768990888,
   ComputedFieldsAndContentTypes1795769711367,
+  Relationships1795771874816,
 ];

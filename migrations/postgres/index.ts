@@ -32,6 +32,7 @@ import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
+import { Relationships1795771874816 } from './1795771874816-relationships';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -69,4 +70,5 @@ export const postgresMigrations = [
   SoftwareOnItemsAndVms1795761048633,
   SecretsAndExternalIntegrations1795768990888,
   ComputedFieldsAndContentTypes1795769711367,
+  Relationships1795771874816,
 ];

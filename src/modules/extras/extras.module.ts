@@ -5,6 +5,7 @@ import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-fields/source';
 import { ExtrasComputedFieldSource } from './computed-fields/source';
 import { computedFieldResource } from './resources/computed-field.resource';
+import { ExtrasRelationshipSource } from './relationships/source';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { ContentTypeSeeder, contentTypeTable } from './content-types/content-types';
@@ -19,6 +20,8 @@ import { tagResource } from './resources/tag.resource';
 import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
 import { externalIntegrationResource } from './resources/external-integration.resource';
 import { SecretCheckController } from './secrets/check.controller';
+import { relationshipResource } from './resources/relationship.resource';
+import { relationshipAssociationResource } from './resources/relationship-association.resource';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -45,10 +48,12 @@ export const extrasApp = defineApp({
     secretsGroupResource,
     secretsGroupAssociationResource,
     externalIntegrationResource,
+    relationshipResource,
+    relationshipAssociationResource,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
   extensions: extrasExtensions,
   controllers: [ContentTypesController, NotesController, SecretCheckController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource],
 });

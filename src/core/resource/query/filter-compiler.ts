@@ -105,7 +105,7 @@ export class FilterCompiler {
     // Parameters an extension owns (`cf_<key>`: custom fields).
     for (const ext of this.ctx.registry.extensionsOf(def)) {
       const f = ext.filter;
-      if (f && (key.startsWith(f.prefix) || (mode !== 'query' && f.constraintPrefix && key.startsWith(f.constraintPrefix)))) return f.compile(this.prefixHelpers(def, alias, mode), key, values);
+      if (f && (key.startsWith(f.prefix) || (mode !== 'query' && f.constraintPrefix && key.startsWith(f.constraintPrefix)))) return f.compile(this.prefixHelpers(def, alias, mode, key), key, values);
     }
     const aliased = this.alias(def, key);
     if (aliased !== key) return this.term(def, aliased, values, alias, mode);
@@ -178,9 +178,18 @@ export class FilterCompiler {
     };
   }
 
-  private prefixHelpers(def: ResourceDefinition, alias: string, mode: FilterMode): PrefixFilterHelpers {
+  private prefixHelpers(def: ResourceDefinition, alias: string, mode: FilterMode, key: string): PrefixFilterHelpers {
     const dialect = this.exec.dialect;
-    return { ctx: this.ctx, exec: this.exec, def, alias, mode, scalar: (f, expr, lookup, values) => scalarCondition(dialect, f, expr, lookup, values, mode) };
+    return {
+      ctx: this.ctx,
+      exec: this.exec,
+      def,
+      alias,
+      mode,
+      scalar: (f, expr, lookup, values) => scalarCondition(dialect, f, expr, lookup, values, mode),
+      resolveIds: (target, vals) => (mode === 'query' ? this.ids.resolveIds(target, vals, key) : this.ids.constraintIds(target, vals, mode)),
+      rows: (target, a) => this.rows(target, a, mode),
+    };
   }
 
   /** Declared aliases: `tenant_group` on locations means `tenant__tenant_group`. */
