@@ -12,6 +12,8 @@ import { customFieldChoiceResource, customFieldResource } from './resources/cust
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
+import { jobControllers, jobProviders, jobResources } from './jobs';
+import { JobQueue } from './jobs/job-queue';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -24,9 +26,10 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource],
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource, ...jobResources],
   tables: [taggedItemTable],
   extensions: extrasExtensions,
-  controllers: [NotesController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource],
+  controllers: [NotesController, ...jobControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ...jobProviders],
+  exports: [JobQueue],
 });
