@@ -28,12 +28,12 @@ eachDatabase(
   it('lists the registered jobs, netkeel\'s own enabled and installed, on the default queue', async () => {
     const res = await t().get('/api/extras/jobs/?depth=1').expect(200);
     const names = res.body.results.map((j: any) => j.name);
-    expect(names).toEqual(expect.arrayContaining(['Import Objects', 'Prefix Utilization Report', 'Stale Object Cleanup', 'Log Object Change', 'Log Object']));
+    expect(names).toEqual(expect.arrayContaining(['Import Objects', 'Prefix Utilization Report', 'Stale Object Cleanup', 'Example Job Hook Receiver', 'Example Simple Job Button Receiver']));
     const imp = res.body.results.find((j: any) => j.name === 'Import Objects');
     expect(imp).toMatchObject({ module_name: 'netkeel.jobs.imports', job_class_name: 'ImportObjects', grouping: 'System Jobs', installed: true, enabled: true, has_sensitive_variables: false, task_queues: ['default'], task_queues_override: false });
     expect(imp.default_job_queue).toMatchObject({ name: 'default' });
     expect(imp.job_queues.map((q: any) => q.name)).toEqual(['default']);
-    const hook = res.body.results.find((j: any) => j.name === 'Log Object Change');
+    const hook = res.body.results.find((j: any) => j.name === 'Example Job Hook Receiver');
     expect(hook).toMatchObject({ is_job_hook_receiver: true, is_job_button_receiver: false });
     // By name as well as by id.
     expect((await t().get(`/api/extras/jobs/${imp.id}/`).expect(200)).body.name).toBe('Import Objects');
@@ -193,8 +193,8 @@ eachDatabase(
   });
 
   it('keeps job buttons per content type and job hooks with the reference\'s rules', async () => {
-    const button = await job('Log Object');
-    const hook = await job('Log Object Change');
+    const button = await job('Example Simple Job Button Receiver');
+    const hook = await job('Example Job Hook Receiver');
     await t().post('/api/extras/job-buttons/', { name: 'Log it', text: 'Log', job: button.id, content_types: ['dcim.device'] }).expect(201);
     await t().post('/api/extras/job-buttons/', { name: 'Log tenant', text: 'Log', job: button.id, content_types: ['tenancy.tenant'] }).expect(201);
     const devices = (await t().get('/api/extras/job-buttons/?content_types=dcim.device').expect(200)).body;
@@ -206,7 +206,7 @@ eachDatabase(
     });
     await t().post('/api/extras/job-hooks/', { name: 'Tenant changes', job: hook.id, content_types: ['tenancy.tenant'], type_create: true, type_update: true }).expect(201);
     expect((await t().post('/api/extras/job-hooks/', { name: 'Again', job: hook.id, content_types: ['tenancy.tenant'], type_update: true }).expect(400)).body).toEqual({
-      type_update: ['A job hook already exists for update on tenancy | tenant to job Log Object Change'],
+      type_update: ['A job hook already exists for update on tenancy | tenant to job Example Job Hook Receiver'],
     });
   });
 
@@ -240,7 +240,7 @@ eachDatabase(
   });
 
   it('queues the runs of the enabled job hooks a batch of changes matches', async () => {
-    const receiver = await job('Log Object Change');
+    const receiver = await job('Example Job Hook Receiver');
     const hook = (await t().post('/api/extras/job-hooks/', { name: 'Device deletes', job: receiver.id, content_types: ['dcim.device', 'dcim.location'], type_delete: true }).expect(201)).body;
     const off = (await t().post('/api/extras/job-hooks/', { name: 'Location deletes (off)', job: receiver.id, content_types: ['dcim.rack'], type_delete: true, enabled: false }).expect(201)).body;
     const queue = t().app.get(JobQueue);

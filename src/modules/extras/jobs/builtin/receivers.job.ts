@@ -5,7 +5,7 @@ import { vars } from '../variables';
 @Job({
   module: 'netkeel.jobs.receivers',
   className: 'LogObjectChange',
-  name: 'Log Object Change',
+  name: 'Example Job Hook Receiver',
   grouping: 'Receivers',
   description: 'Job hook receiver: logs the object change that triggered it.',
   hasSensitiveVariables: false,
@@ -24,7 +24,7 @@ export class LogObjectChangeJob implements NetkeelJob {
 @Job({
   module: 'netkeel.jobs.receivers',
   className: 'LogObject',
-  name: 'Log Object',
+  name: 'Example Simple Job Button Receiver',
   grouping: 'Receivers',
   description: 'Job button receiver: logs the object it was run for.',
   hasSensitiveVariables: false,
