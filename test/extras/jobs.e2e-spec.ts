@@ -187,6 +187,12 @@ eachDatabase(
       expect((await t().post(`/api/extras/jobs/${report.id}/run/`, { data: {}, schedule: { name: 'n', interval: 'hourly', start_time: soon } }).expect(400)).body).toEqual({
         schedule: { interval: ['Unable to schedule job: Job may have sensitive input variables'] },
       });
+      // It runs now, and what it was given is not kept once it has run.
+      const now = await t().post(`/api/extras/jobs/${report.id}/run/`, { data: { threshold: 10 } }).expect(201);
+      expect(now.body.job_result.task_kwargs).toEqual({ prefixes: [], threshold: 10 });
+      expect(now.body.job_result.celery_kwargs).toEqual({ nautobot_job_job_model_id: report.id, nautobot_job_user_id: expect.any(String), queue: 'default' });
+      const done = await finished(t(), now.body.job_result.id);
+      expect(done).toMatchObject({ status: { value: 'SUCCESS' }, task_kwargs: {} });
     } finally {
       await t().patch(`/api/extras/jobs/${report.id}/`, { has_sensitive_variables: false }).expect(200);
     }

@@ -55,7 +55,7 @@ export class JobQueue {
         result: null,
         task_args: [],
         task_kwargs: r.data,
-        celery_kwargs: { queue: r.queue.name },
+        celery_kwargs: { nautobot_job_job_model_id: r.job.id, nautobot_job_user_id: r.userId, queue: r.queue.name },
         scheduled_job_id: r.scheduledJobId ?? null,
       })),
       now,

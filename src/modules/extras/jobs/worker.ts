@@ -159,7 +159,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     const now = this.clock();
     return this.db.transaction(async (tx) => {
       const rows = await tx.query(
-        sql`SELECT * FROM ${unscoped(jobResultResource).table} WHERE ${ident('status')} = ${'PENDING'} ORDER BY ${ident('date_created')} LIMIT ${raw(String(n))} FOR UPDATE SKIP LOCKED`,
+        sql`SELECT r.*, ${unscoped(jobResource, 'j').select('has_sensitive_variables', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('sensitive')}
+            FROM ${unscoped(jobResultResource, 'r').table} WHERE r.${ident('status')} = ${'PENDING'} ORDER BY r.${ident('date_created')} LIMIT ${raw(String(n))} FOR UPDATE SKIP LOCKED`,
       );
       if (!rows.length) return [];
       await tx.execute(
@@ -235,7 +236,10 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       );
       const d = tx.dialect;
       await tx.execute(
-        sql`UPDATE ${unscoped(jobResultResource).table} SET ${ident('status')} = ${status}, ${ident('date_done')} = ${now}, ${ident('result')} = ${d.toDb(result, 'json')}, ${ident('traceback')} = ${traceback}, ${ident('last_updated')} = ${now} WHERE ${ident('id')} = ${String(row.id)}`,
+        sql`UPDATE ${unscoped(jobResultResource).table} SET ${ident('status')} = ${status}, ${ident('date_done')} = ${now}, ${ident('result')} = ${d.toDb(result, 'json')}, ${ident('traceback')} = ${traceback}, ${ident('last_updated')} = ${now}${
+          // What a job that may have sensitive variables was given is not kept once it has run.
+          row.sensitive ? sql`, ${ident('task_kwargs')} = ${d.toDb({}, 'json')}` : sql``
+        } WHERE ${ident('id')} = ${String(row.id)}`,
       );
     });
   }
