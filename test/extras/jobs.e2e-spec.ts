@@ -1,6 +1,8 @@
 import { eachDatabase, TestApp } from '../../src/core/testing/harness';
 import { runJobHooks } from '../../src/modules/extras/jobs';
 import { JobQueue } from '../../src/modules/extras/jobs/job-queue';
+import { createApp } from '../../src/bootstrap';
+import { loadSettings } from '../../src/config/settings';
 
 /** The servers' clock runs this far ahead of the real one (schedules coming due). */
 let shift = 0;
@@ -279,6 +281,32 @@ eachDatabase(
     expect(count).toBe(2);
     expect(await runJobHooks(t().db, queue, [], null)).toEqual([]);
     await t().del('/api/extras/job-hooks/', [{ id: hook.id }, { id: off.id }]).expect(204);
+  });
+
+  it('runs each queued job once when two instances share the database', async () => {
+    // PGlite holds its data directory for one process: there is no second instance to start.
+    if (t().kind === 'pglite') return;
+    const other = await createApp({ settings: loadSettings({ DATABASE_URL: t().url, SECRET_KEY: t().secret, LOG_LEVEL: 'error', JOBS_POLL_INTERVAL_MS: '50', JOBS_CONCURRENCY: '4' }) }, 'error');
+    try {
+      const receiver = await job('Example Simple Job Button Receiver');
+      const queue = t().app.get(JobQueue);
+      const runs = Array.from({ length: 16 }, (_, i) => ({
+        job: { id: receiver.id, name: receiver.name, module_name: receiver.module_name, job_class_name: receiver.job_class_name },
+        userId: null,
+        data: { object_pk: `twice-${i}`, object_model_name: 'dcim.device' },
+        queue: { id: receiver.default_job_queue.id, name: 'default' },
+      }));
+      const ids = await queue.enqueue(t().db, runs);
+      queue.onQueued();
+      other.get(JobQueue).onQueued();
+      for (const id of ids) expect((await finished(t(), id)).status.value).toBe('SUCCESS');
+      // Each run logged its one line once: no run was claimed by both workers.
+      const logs = (await t().get(`/api/extras/job-logs/?limit=100&${ids.map((id) => `job_result=${id}`).join('&')}`).expect(200)).body;
+      expect(logs.count).toBe(16);
+      expect(new Set(logs.results.map((l: any) => l.job_result.id)).size).toBe(16);
+    } finally {
+      await other.close();
+    }
   });
   },
   { env: { JOBS_POLL_INTERVAL_MS: '100' }, clock: () => new Date(Date.now() + shift) },
