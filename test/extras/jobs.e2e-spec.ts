@@ -106,6 +106,26 @@ eachDatabase(
     expect(logs[0].message).toContain('tenant_group');
   });
 
+  it('fails a run that takes longer than the job\'s time limit, keeping nothing of it', async () => {
+    const imp = await job('Import Objects');
+    await t().patch(`/api/extras/jobs/${imp.id}/`, { time_limit: 0.001 }).expect(200);
+    try {
+      const res = await t().post(`/api/extras/jobs/${imp.id}/run/`, { data: { content_type: 'tenancy.tenant', csv_data: 'name\nToo late\n' } }).expect(201);
+      const done = await finished(t(), res.body.job_result.id);
+      expect(done).toMatchObject({ status: { value: 'FAILURE' }, traceback: null });
+      const logs = (await t().get(`/api/extras/job-logs/?job_result=${done.id}`).expect(200)).body.results;
+      // What it logged on the way is kept, then why it failed.
+      expect(logs.map((l: any) => [l.log_level.value, l.message])).toEqual([
+        ['info', 'Created tenant'],
+        ['success', 'Created 1 tenant.'],
+        ['failure', 'Job exceeded its time limit of 0.001 seconds.'],
+      ]);
+      expect((await t().get('/api/tenancy/tenants/?name=Too late').expect(200)).body.count).toBe(0);
+    } finally {
+      await t().patch(`/api/extras/jobs/${imp.id}/`, { time_limit: 0 }).expect(200);
+    }
+  });
+
   it('refuses data that does not fit the variables, with the errors per variable', async () => {
     const report = await job('Prefix Utilization Report');
     const run = (data: unknown) => t().post(`/api/extras/jobs/${report.id}/run/`, { data });

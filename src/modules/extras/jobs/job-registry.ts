@@ -75,7 +75,8 @@ export class JobRegistry implements OnApplicationBootstrap {
       }
     }
     try {
-      await this.db.transaction((tx) => this.sync(tx));
+      // Instances starting together race to make the same records: the loser runs again and finds them.
+      await this.db.retryingTransaction((tx) => this.sync(tx));
     } finally {
       this.done();
     }

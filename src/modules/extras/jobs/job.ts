@@ -23,7 +23,7 @@ export interface JobMeta {
   readOnly?: boolean;
   isSingleton?: boolean;
   softTimeLimit?: number;
-  /** Seconds; a run taking longer is recorded as failed (0: no limit). */
+  /** Seconds (the job record's `time_limit`, which administrators may override); a run that took longer fails and is rolled back (0: no limit). */
   timeLimit?: number;
   /** A job hook receiver (run by job hooks with the changed object) or a job button receiver. */
   receiver?: 'hook' | 'button';

@@ -159,7 +159,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     const now = this.clock();
     return this.db.transaction(async (tx) => {
       const rows = await tx.query(
-        sql`SELECT r.*, ${unscoped(jobResource, 'j').select('has_sensitive_variables', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('sensitive')}
+        sql`SELECT r.*, ${unscoped(jobResource, 'j').select('has_sensitive_variables', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('sensitive')},
+                   ${unscoped(jobResource, 'j').select('time_limit', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('job_time_limit')}
             FROM ${unscoped(jobResultResource, 'r').table} WHERE r.${ident('status')} = ${'PENDING'} ORDER BY r.${ident('date_created')} LIMIT ${raw(String(n))} FOR UPDATE SKIP LOCKED`,
       );
       if (!rows.length) return [];
@@ -205,9 +206,16 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
         failure: (m, o) => log('failure', m, o),
       };
       const data = typeof row.task_kwargs === 'string' ? JSON.parse(row.task_kwargs) : row.task_kwargs ?? {};
-      const limit = Number(registered.meta.timeLimit ?? 0) * 1000;
-      const work = this.db.transaction(() => registered.instance.run(run, data));
-      result = (await (limit > 0 ? Promise.race([work, new Promise((_, reject) => setTimeout(() => reject(new JobFailed(`Job exceeded its time limit of ${limit / 1000} seconds.`)), limit).unref())]) : work)) ?? null;
+      // A run past its time limit fails and its transaction is rolled back: nothing of it is kept
+      // (a run cannot be interrupted midway; it is judged when it returns).
+      const limit = Number(row.job_time_limit ?? 0) * 1000;
+      const started = Date.now();
+      result =
+        (await this.db.transaction(async () => {
+          const value = await registered.instance.run(run, data);
+          if (limit > 0 && Date.now() - started > limit) throw new JobFailed(`Job exceeded its time limit of ${limit / 1000} seconds.`);
+          return value;
+        })) ?? null;
     } catch (e) {
       status = 'FAILURE';
       lines.push({ level: e instanceof JobFailed ? 'failure' : 'error', message: describe(e) });
