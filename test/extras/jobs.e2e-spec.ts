@@ -303,6 +303,11 @@ eachDatabase(
     await t().del('/api/extras/job-hooks/', [{ id: hook.id }, { id: off.id }]).expect(204);
   });
 
+  it('polls while idle without a statement counted against the requests it runs beside', async () => {
+    await new Promise((res) => setTimeout(res, 300)); // what earlier tests queued has run
+    expect(await t().countStatements(() => new Promise((res) => setTimeout(res, 350)))).toBe(0);
+  });
+
   it('runs each queued job once when two instances share the database', async () => {
     // PGlite holds its data directory for one process: there is no second instance to start.
     if (t().kind === 'pglite') return;
