@@ -22,6 +22,8 @@ import { externalIntegrationResource } from './resources/external-integration.re
 import { SecretCheckController } from './secrets/check.controller';
 import { relationshipResource } from './resources/relationship.resource';
 import { relationshipAssociationResource } from './resources/relationship-association.resource';
+import { jobControllers, jobProviders, jobResources } from './jobs';
+import { JobQueue } from './jobs/job-queue';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -50,10 +52,12 @@ export const extrasApp = defineApp({
     externalIntegrationResource,
     relationshipResource,
     relationshipAssociationResource,
+    ...jobResources,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
   extensions: extrasExtensions,
-  controllers: [ContentTypesController, NotesController, SecretCheckController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders],
+  exports: [JobQueue],
 });
