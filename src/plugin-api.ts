@@ -10,3 +10,6 @@ export { defineResource, model, objectType, listPath } from './core/resource/def
 export type { ResourceDefinition, WriteState, WriteContext } from './core/resource/definition';
 export { field } from './core/resource/fields';
 export { named, tree } from './core/resource/mixin';
+// Jobs: a job is a provider of the app marked `@Job({...})` (src/modules/extras/jobs/job.ts).
+export { Job, JobFailed, vars } from './modules/extras/jobs';
+export type { JobRun, NetkeelJob, JobMeta } from './modules/extras/jobs';

@@ -3,9 +3,9 @@ import { CustomFields1763769700000 } from './1763769700000-custom-fields';
 import { Notes1763769800000 } from './1763769800000-notes';
 import { Ipam1763856000000 } from './1763856000000-ipam';
 import { Identity1763942400000 } from './1763942400000-identity';
+import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 import { AlignKeysAndIndexes1795582205013 } from './1795582205013-align-keys-and-indexes';
 import { ManufacturersAndPlatforms1795582638408 } from './1795582638408-manufacturers-and-platforms';
-import { IdentityUserLinks1764201600000 } from './1764201600000-identity-user-links';
 import { AuthThrottleAndTokenSecret1795594043821 } from './1795594043821-auth-throttle-and-token-secret';
 import { RacksAndPower1795596271975 } from './1795596271975-racks-and-power';
 import { DeviceTypes1795597750790 } from './1795597750790-device-types';
@@ -29,7 +29,9 @@ import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
+import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
+import { Relationships1795771874816 } from './1795771874816-relationships';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -64,5 +66,7 @@ export const mysqlMigrations = [
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
   SecretsAndExternalIntegrations1795768990888,
+  Jobs1795769298651,
   ComputedFieldsAndContentTypes1795769711367,
+  Relationships1795771874816,
 ];

@@ -233,6 +233,21 @@ export class Settings {
 
   /** What secrets may read of the environment netkeel started with (set by loadSettings; see secret-environment.ts). */
   declare secretEnvironment?: SecretEnvironment;
+
+  /**
+   * Run queued jobs in this process (a worker polling the job queue kept in the database; any
+   * number of instances may run one). false: this instance only enqueues.
+   */
+  @Transform(toBool) @IsBoolean()
+  JOBS_WORKER = true;
+
+  /** How many jobs the worker runs at once. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  JOBS_CONCURRENCY = 2;
+
+  /** How often (milliseconds) the worker looks for queued jobs and due schedules. */
+  @Transform(toInt) @IsInt() @Min(50) @Max(3_600_000)
+  JOBS_POLL_INTERVAL_MS = 1000;
 }
 
 export class SettingsError extends Error {}

@@ -47,9 +47,17 @@ export interface RepresentPart {
   /** Shown on root representations only, and only when the request asks for it (`include=<name>`). */
   include?: string;
   /** Once per batch of rows, before any is represented (custom field definitions). */
-  load?(x: ExtensionContext, rows: Row[]): Promise<unknown>;
+  load?(x: ExtensionContext & NestedObjects, rows: Row[]): Promise<unknown>;
   /** Sets its keys on one representation; `url` is the object's detail URL. */
   write(out: Record<string, unknown>, row: Row, url: string, loaded: unknown): void;
+}
+
+/** What a representation's loader may nest: other models' objects at the batch's depth. */
+export interface NestedObjects {
+  /** The depth of the batch being represented (0: references). */
+  depth: number;
+  /** Objects of a model by id, represented one level below the batch (depth - 1), only those the requester may view. */
+  nested(def: ResourceDefinition, ids: string[]): Promise<Map<string, Record<string, unknown>>>;
 }
 
 export interface ExtensionContext {
@@ -72,6 +80,10 @@ export interface PrefixFilterHelpers extends ExtensionContext {
   mode: 'query' | 'constraint' | 'reference';
   /** The engine's condition for a scalar lookup on an expression (the same as a field of that type gets). */
   scalar(f: Pick<ScalarField, 'type' | 'name'>, expr: Sql, lookup: string, values: unknown[]): Sql;
+  /** UUIDs or names of another model's objects -> ids, as a foreign-key filter resolves them (in a query: among the visible ones, a value naming none a 400). */
+  resolveIds(target: ResourceDefinition, values: unknown[]): Promise<string[]>;
+  /** Another model's rows a filter may read on its way (in a query: those the requester may view). */
+  rows(target: ResourceDefinition, alias: string): Promise<import('./query/rows').Rows>;
 }
 
 /** A body key an extension owns on write (`custom_fields`), or, without a key, a check of every write's values. */
@@ -82,6 +94,11 @@ export interface WritePart {
    * `key` (undefined when absent) and sets the stored columns.
    */
   prepare(x: ExtensionContext & { create: boolean }, items: WriteItem[]): Promise<void>;
+  /**
+   * After the objects are saved (in the same transaction, before the permission re-check): writes
+   * what the part owns beyond the model's row (relationship associations). Throws to refuse.
+   */
+  afterSave?(x: ExtensionContext & { create: boolean }, items: WriteItem[]): Promise<void>;
 }
 
 /** What a write part sees of one object being written. */

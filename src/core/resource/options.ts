@@ -105,8 +105,8 @@ export async function optionsMetadata(ctx: RequestContext, def: ResourceDefiniti
   fields.created = { type: 'datetime', required: false, read_only: true, label: 'Created' };
   fields.last_updated = { type: 'datetime', required: false, read_only: true, label: 'Last updated' };
   for (const e of ctx.registry.extensionsOf(def)) {
-    if (e.represent?.include) continue;
-    for (const [key, k] of Object.entries(e.represent?.keys ?? {})) fields[key] = { type: k.type, required: false, read_only: !k.writable, label: k.label };
+    // An opt-in block is listed where it may be written (relationships), not where it is only shown.
+    for (const [key, k] of Object.entries(e.represent?.keys ?? {})) if (!e.represent?.include || k.writable) fields[key] = { type: k.type, required: false, read_only: !k.writable, label: k.label };
   }
   return { ...body, actions: { [detail ? 'PUT' : 'POST']: fields } };
 }

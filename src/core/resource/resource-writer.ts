@@ -2,6 +2,7 @@ import type { Executor, Row } from '../../database/db';
 import { ident, inList, sql } from '../../database/sql';
 import type { Action, RequestContext } from '../context';
 import type { ResourceDefinition, WriteContext } from './definition';
+import type { ModelExtension, WriteItem } from './extension';
 import { PermissionDeniedError, ValidationError } from './errors';
 import type { ForeignKeyField } from './fields';
 import { visibleRows } from './query/scope';
@@ -54,6 +55,7 @@ export class ResourceWriter {
     const all = [...done, ...items].sort((a, b) => a.index - b.index);
     this.throwIfInvalid(all, listShaped ? 'list' : 'single');
     await save(this.run, def, items, true);
+    await this.extensionsAfterSave(def, all, true);
     await this.recheck(def, all.map((i) => i.id), 'add');
     return all.map((i) => i.id);
   }
@@ -64,6 +66,7 @@ export class ResourceWriter {
     await this.prepare(def, items, mode);
     this.throwIfInvalid(items, 'first');
     await save(this.run, def, items, false);
+    await this.extensionsAfterSave(def, items, false);
     await this.recheck(def, items.map((i) => i.id), 'change');
     return items.map((i) => i.id);
   }
@@ -130,17 +133,25 @@ export class ResourceWriter {
     for (const e of this.ctx.registry.extensionsOf(def)) {
       if (!e.write) continue;
       const part = e.write;
-      await part.prepare(
-        { ctx: this.ctx, exec: this.exec, def, create },
-        items.map((item) => ({
+      await part.prepare({ ctx: this.ctx, exec: this.exec, def, create }, this.writeItems(e, items));
+    }
+  }
+
+  /** What the extensions write beyond the saved rows (relationship associations), once the rows exist. */
+  private async extensionsAfterSave(def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
+    for (const e of this.ctx.registry.extensionsOf(def)) {
+      if (e.write?.afterSave) await e.write.afterSave({ ctx: this.ctx, exec: this.exec, def, create }, this.writeItems(e, items));
+    }
+  }
+
+  private writeItems(e: ModelExtension, items: Item[]): WriteItem[] {
+    return items.map((item) => ({
           given: item.extended.get(e),
           existing: item.existing,
           values: item.values,
           set: (column: string, value: unknown) => (item.values[column] = item.set[column] = value),
           addError: (k: string, m: string) => addError(item.errors, k, m),
-        })),
-      );
-    }
+    }));
   }
 
   /** Model rules, batch rules and uniqueness, on the items without errors so far. */

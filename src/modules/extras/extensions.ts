@@ -4,6 +4,7 @@ import { field } from '../../core/resource/fields';
 import { configContextsExtension } from './config-contexts/extension';
 import { computedFieldsExtension } from './computed-fields/extension';
 import { customFieldsExtension } from './custom-fields/extension';
+import { relationshipsExtension } from './relationships/extension';
 
 export const TAG_TYPE = 'extras.tag';
 
@@ -38,20 +39,5 @@ export const notesExtension: ModelExtension = {
   },
 };
 
-/**
- * The opt-in block every model has (`include=relationships`), on root representations and always
- * on write responses: empty while no relationship is defined for the model, as the reference
- * shows it.
- */
-const block = (name: string): ModelExtension => ({
-  represent: {
-    keys: { [name]: { schema: { type: 'object' }, type: 'json', label: name === 'relationships' ? 'Relationships' : 'Computed fields' } },
-    include: name,
-    write(out) {
-      out[name] = {};
-    },
-  },
-});
-
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, computedFieldsExtension, block('relationships'), configContextsExtension];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, computedFieldsExtension, relationshipsExtension, configContextsExtension];

@@ -5,6 +5,7 @@ import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-fields/source';
 import { ExtrasComputedFieldSource } from './computed-fields/source';
 import { computedFieldResource } from './resources/computed-field.resource';
+import { ExtrasRelationshipSource } from './relationships/source';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { ContentTypeSeeder, contentTypeTable } from './content-types/content-types';
@@ -20,6 +21,10 @@ import { webhookResource } from './resources/webhook.resource';
 import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
 import { externalIntegrationResource } from './resources/external-integration.resource';
 import { SecretCheckController } from './secrets/check.controller';
+import { relationshipResource } from './resources/relationship.resource';
+import { relationshipAssociationResource } from './resources/relationship-association.resource';
+import { jobControllers, jobProviders, jobResources } from './jobs';
+import { JobQueue } from './jobs/job-queue';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -46,11 +51,15 @@ export const extrasApp = defineApp({
     secretsGroupResource,
     secretsGroupAssociationResource,
     externalIntegrationResource,
+    relationshipResource,
+    relationshipAssociationResource,
+    ...jobResources,
     webhookResource,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
   extensions: extrasExtensions,
-  controllers: [ContentTypesController, NotesController, SecretCheckController],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders],
+  exports: [JobQueue],
 });

@@ -81,7 +81,8 @@ export class CsvService {
     const ordered = ids.map((id) => byId.get(id)).filter((r) => !!r);
     const nameColumns = columns.filter((c): c is Extract<Column, { kind: 'names' }> => c.kind === 'names');
     const [reps, natural, names] = await Promise.all([
-      new Representer(ctx, exec).represent(def, ordered, { depth: 0 }),
+      // The blocks an extension's columns are written from (`include=relationships`).
+      new Representer(ctx, exec).represent(def, ordered, { depth: 0, include: new Set(columns.flatMap((c) => (c.kind === 'ext' && c.ext.represent?.include ? [c.ext.represent.include] : []))) }),
       naturalValues(ctx, exec, def, ordered, columns),
       Promise.all(nameColumns.map((c) => linkedNames(ctx, exec, def, c.field, ids))),
     ]);

@@ -9,7 +9,7 @@ import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyF
 import type { RelatedSet } from '../registry';
 import { descendantIds } from './tree';
 import { contentTypesContains, contentTypesLeaf, discriminator, LinkFrom, links, relatedExists } from './relations';
-import { fieldInVersion, lookupsFor } from './lookups';
+import { fieldInVersion, lookupsFor, numberSearch, unalias } from './lookups';
 import { IdResolver } from './ids';
 import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
 import { isUuid, parseBoolean, parseUuid, ValueError } from './values';
@@ -105,9 +105,9 @@ export class FilterCompiler {
     // Parameters an extension owns (`cf_<key>`: custom fields).
     for (const ext of this.ctx.registry.extensionsOf(def)) {
       const f = ext.filter;
-      if (f && (key.startsWith(f.prefix) || (mode !== 'query' && f.constraintPrefix && key.startsWith(f.constraintPrefix)))) return f.compile(this.prefixHelpers(def, alias, mode), key, values);
+      if (f && (key.startsWith(f.prefix) || (mode !== 'query' && f.constraintPrefix && key.startsWith(f.constraintPrefix)))) return f.compile(this.prefixHelpers(def, alias, mode, key), key, values);
     }
-    const aliased = this.alias(def, key);
+    const aliased = unalias(def, key);
     if (aliased !== key) return this.term(def, aliased, values, alias, mode);
     const has = /^has_(\w+)$/.exec(key);
     if (has) {
@@ -178,17 +178,18 @@ export class FilterCompiler {
     };
   }
 
-  private prefixHelpers(def: ResourceDefinition, alias: string, mode: FilterMode): PrefixFilterHelpers {
+  private prefixHelpers(def: ResourceDefinition, alias: string, mode: FilterMode, key: string): PrefixFilterHelpers {
     const dialect = this.exec.dialect;
-    return { ctx: this.ctx, exec: this.exec, def, alias, mode, scalar: (f, expr, lookup, values) => scalarCondition(dialect, f, expr, lookup, values, mode) };
-  }
-
-  /** Declared aliases: `tenant_group` on locations means `tenant__tenant_group`. */
-  private alias(def: ResourceDefinition, key: string): string {
-    const aliases = def.filterAliases ?? NONE;
-    const i = key.indexOf('__');
-    const head = i === -1 ? key : key.slice(0, i);
-    return Object.hasOwn(aliases, head) ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
+    return {
+      ctx: this.ctx,
+      exec: this.exec,
+      def,
+      alias,
+      mode,
+      scalar: (f, expr, lookup, values) => scalarCondition(dialect, f, expr, lookup, values, mode),
+      resolveIds: (target, vals) => (mode === 'query' ? this.ids.resolveIds(target, vals, key) : this.ids.constraintIds(target, vals, mode)),
+      rows: (target, a) => this.rows(target, a, mode),
+    };
   }
 
   /**
@@ -375,12 +376,8 @@ export class FilterCompiler {
     for (const key of def.search ?? ['name']) {
       const f = def.fields[key];
       if (f?.kind === 'scalar' && (f.type === 'integer' || f.type === 'decimal')) {
-        // Numbers match exactly, and only when the text is a number the column can hold
-        // (`q=5.5` or a 30-digit number against an integer column matches nothing, not a 400).
-        const text = value.trim();
-        const n = Number(text);
-        const fits = f.type === 'integer' ? /^-?\d{1,15}$/.test(text) && n >= (f.minValue ?? -2147483648) && n <= (f.maxValue ?? 2147483647) : /^-?\d{1,15}(\.\d{1,15})?$/.test(text);
-        if (fits) parts.push(sql`${ident(alias, f.column)} = ${text}`);
+        const exact = numberSearch(f, alias, value);
+        if (exact) parts.push(exact);
         continue;
       }
       const part = await this.term(def, `${key}__ic`, [value], alias, 'query').catch((e) => {

@@ -1,5 +1,5 @@
 import type { Dialect } from '../../../database/dialect';
-import { inList, or, raw, Sql, sql } from '../../../database/sql';
+import { ident, inList, or, raw, Sql, sql } from '../../../database/sql';
 import { ownMap, ResourceDefinition } from '../definition';
 import type { Field, ScalarField } from '../fields';
 import type { RequestContext } from '../../context';
@@ -192,4 +192,23 @@ export function fieldInVersion(ctx: RequestContext, f: Field): boolean {
   if (v.min && !ctx.versionAtLeast(v.min)) return false;
   if (v.max && ctx.versionAtLeast(v.max) && ctx.apiVersion !== v.max) return false;
   return true;
+}
+
+/**
+ * `q` over a number field: an exact match, and only when the text is a number the column can hold
+ * (`q=5.5` or a 30-digit number against an integer column matches nothing, not a 400).
+ */
+export function numberSearch(f: Pick<ScalarField, 'type' | 'column' | 'minValue' | 'maxValue'>, alias: string, value: string): Sql | null {
+  const text = value.trim();
+  const n = Number(text);
+  const fits = f.type === 'integer' ? /^-?\d{1,15}$/.test(text) && n >= (f.minValue ?? -2147483648) && n <= (f.maxValue ?? 2147483647) : /^-?\d{1,15}(\.\d{1,15})?$/.test(text);
+  return fits ? sql`${ident(alias, f.column)} = ${text}` : null;
+}
+
+/** A key with its model's declared alias applied: `tenant_group` on locations means `tenant__tenant_group`. */
+export function unalias(def: ResourceDefinition, key: string): string {
+  const aliases = def.filterAliases ?? NONE;
+  const i = key.indexOf('__');
+  const head = i === -1 ? key : key.slice(0, i);
+  return Object.hasOwn(aliases, head) ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
 }

@@ -86,7 +86,9 @@ export class Representer {
       );
     }
     for (const e of batch.extensions) {
-      if (e.represent!.load) jobs.push(e.represent!.load({ ctx: this.ctx, exec: this.exec, def }, rows).then((v) => batch.extended.set(e, v)));
+      if (!e.represent!.load) continue;
+      const nested = (target: ResourceDefinition, list: string[]) => this.nestedObjects(target, list, Math.max(0, depth - 1), opts);
+      jobs.push(e.represent!.load({ ctx: this.ctx, exec: this.exec, def, depth, nested }, rows).then((v) => batch.extended.set(e, v)));
     }
     for (const use of displayUses(def)) {
       if (use.key in rows[0]) batch.displayRows.set(use.name, displayRowsOfPage(rows, use));

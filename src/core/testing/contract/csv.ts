@@ -2,6 +2,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { ModelRun } from './model-run';
 import { Obj } from './shared';
 
+/** A relationship's CSV column (`cr_<key>__<side>`): the peers' ids. */
+const RELATIONSHIP_COLUMN = /^cr_(.+)__(source|destination|peer)$/;
+
 /** CSV export (cells as JSON shows them), import and the round trip. */
 export function csvContract(m: ModelRun): void {
   const { t, c, detail, count, create } = m;
@@ -39,7 +42,7 @@ export function csvContract(m: ModelRun): void {
       const exported = await csvGet(`${m.path}?format=csv&${m.fixtures.map((f) => `id=${f.id}`).join('&')}`).expect(200);
       const [header, ...rows] = parseCsv(exported.body as string) as string[][];
       expect(rows).toHaveLength(m.fixtures.length);
-      const paths = header.filter((h) => h.includes('__') && !h.startsWith('cf_')).map((h) => h.split('__'));
+      const paths = header.filter((h) => h.includes('__') && !h.startsWith('cf_') && !RELATIONSHIP_COLUMN.test(h)).map((h) => h.split('__'));
       const depth = Math.min(10, Math.max(1, ...paths.map((p) => p.length - 1)));
       const post = (await t().http.options(m.path).set('Authorization', `Token ${t().token}`)).body.actions?.POST ?? {};
       const cfTypes = new Map<string, string>();
@@ -63,7 +66,7 @@ export function csvContract(m: ModelRun): void {
         return text(cur![path[path.length - 1]], false);
       };
       for (const row of rows) {
-        const json = (await t().get(`${detail(row[header.indexOf('id')])}?depth=${depth}`).expect(200)).body as Obj;
+        const json = (await t().get(`${detail(row[header.indexOf('id')])}?depth=${depth}&include=relationships`).expect(200)).body as Obj;
         const generic: string[] = [];
         header.forEach((h, i) => {
           const cell = row[i];
@@ -72,6 +75,11 @@ export function csvContract(m: ModelRun): void {
             const v = json.custom_fields?.[h.slice(3)];
             const type = cfTypes.get(h.slice(3));
             expected = v === null || v === undefined ? '' : type === 'json' ? JSON.stringify(v) : Array.isArray(v) && !v.length ? '[]' : text(v, false);
+          } else if (RELATIONSHIP_COLUMN.test(h)) {
+            // A relationship's side: the ids of the peers the block lists.
+            const [, key, side] = RELATIONSHIP_COLUMN.exec(h)!;
+            const objects: Obj[] = json.relationships?.[key]?.[side]?.objects ?? [];
+            expected = objects.map((o) => o.id).join(',');
           } else if (h === 'tags') {
             expect({ h, cell: cell ? cell.split(',').sort() : [] }).toEqual({ h, cell: (json.tags as Obj[]).map((x) => x.name).sort() });
             return;
