@@ -213,6 +213,10 @@ export class Settings {
   /** Attempts of a webhook delivery before it is recorded as failed (network errors, 408, 429, 5xx are retried). */
   @Transform(toInt) @IsInt() @Min(1) @Max(20)
   WEBHOOK_ATTEMPTS = 5;
+
+  /** Seconds before a failed webhook delivery's second attempt; each later wait doubles (at most 10 minutes). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(600)
+  WEBHOOK_RETRY_SECONDS = 10;
   /**
    * The environment variables a secret of the environment-variable provider may read: names, or
    * prefixes ending in `*` (`*` alone: any); `none`: none. netkeel's own settings (DATABASE_URL,

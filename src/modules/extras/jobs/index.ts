@@ -20,7 +20,7 @@ export const jobControllers = [JobsController];
 /** Netkeel's own jobs: one provider each (a new job is one more class here, or in any app's providers). */
 export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, LogObjectChangeJob, LogObjectJob];
 export const jobProviders = [JobRegistry, JobQueue, JobWorker, ...builtinJobs];
-export { Job, JobFailed } from './job';
+export { Job, JobFailed, JobRetry } from './job';
 export type { JobRun, NetkeelJob, JobMeta } from './job';
 export { vars } from './variables';
 export { runJobHooks } from './hooks';
