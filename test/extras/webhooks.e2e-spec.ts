@@ -1,4 +1,36 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eachDatabase } from '../../src/core/testing/harness';
+
+/** A receiver on loopback: records each request; answers from a script of status codes (then 200). */
+class Receiver {
+  seen: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  script: number[] = [];
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      this.seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(this.script.shift() ?? 200).end('ok');
+    });
+  });
+  port = 0;
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+  async stop() {
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+  /** Waits for the n-th request (1-based). */
+  async request(n: number) {
+    for (let i = 0; i < 300 && this.seen.length < n; i++) await new Promise((r) => setTimeout(r, 50));
+    if (this.seen.length < n) throw new Error(`the receiver got ${this.seen.length} requests, not ${n}`);
+    return this.seen[n - 1];
+  }
+}
 
 /**
  * Webhooks as Nautobot 2.4 validates them: at least one action, the URL policy against server-side
@@ -53,4 +85,105 @@ eachDatabase(
     });
   },
   { env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', WEBHOOK_ADDITIONAL_BLOCKED_NETWORKS: '10.0.0.0/8' } },
+);
+
+/**
+ * Deliveries: after the write commits, the worker sends what the reference sends (the change as
+ * JSON, signed), retries a receiver that fails for now, gives up on one that refuses, and logs
+ * each delivery as a job result; a write that fails sends nothing.
+ */
+eachDatabase(
+  'webhook deliveries',
+  (t) => {
+    const receiver = new Receiver();
+    let hook: any;
+    beforeAll(async () => {
+      await receiver.start();
+      hook = (
+        await t()
+          .post('/api/extras/webhooks/', {
+            name: 'Tenants out',
+            content_types: ['tenancy.tenant'],
+            type_create: true,
+            type_update: true,
+            type_delete: true,
+            payload_url: `http://127.0.0.1:${receiver.port}/hook`,
+            secret: 'shh',
+            additional_headers: 'X-Event: {{ event }}',
+          })
+          .expect(201)
+      ).body;
+    });
+    afterAll(() => receiver.stop());
+    const results = async () => (await t().get('/api/extras/job-results/?name=Webhook%20Delivery&limit=1000').expect(200)).body.results;
+    const finished = async (n: number) => {
+      for (let i = 0; i < 300; i++) {
+        const done = (await results()).filter((r: any) => ['SUCCESS', 'FAILURE'].includes(r.status.value));
+        if (done.length >= n) return done;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`fewer than ${n} deliveries finished`);
+    };
+
+    it('sends each change after it commits: the data, the snapshots, signed; nothing for a failed write', async () => {
+      const created = await t().post('/api/tenancy/tenants/', { name: 'Hooked' }).set('X-Request-ID', '0b7c7d38-8a0e-4f4c-9f55-2c2f1f0a0001').expect(201);
+      const first = await receiver.request(1);
+      expect(first.method).toBe('POST');
+      expect(first.url).toBe('/hook');
+      expect(first.headers['content-type']).toBe('application/json');
+      expect(first.headers['x-event']).toBe('created');
+      expect(first.headers['x-hook-signature']).toBe(createHmac('sha512', 'shh').update(first.body).digest('hex'));
+      const body = JSON.parse(first.body);
+      expect(body).toMatchObject({ event: 'created', model: 'tenant', username: 'admin', request_id: '0b7c7d38-8a0e-4f4c-9f55-2c2f1f0a0001' });
+      expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+      expect(body.data).toMatchObject({ id: created.body.id, name: 'Hooked', object_type: 'tenancy.tenant' });
+      expect(body.snapshots).toMatchObject({ prechange: null, postchange: { name: 'Hooked' }, differences: { removed: null, added: { name: 'Hooked' } } });
+
+      await t().patch(`/api/tenancy/tenants/${created.body.id}/`, { description: 'now described' }).expect(200);
+      const second = JSON.parse((await receiver.request(2)).body);
+      expect(second.event).toBe('updated');
+      expect(second.snapshots.prechange).toMatchObject({ description: '' });
+      expect(second.snapshots.differences).toEqual({ added: { description: 'now described' }, removed: { description: '' } });
+
+      // Refused writes send nothing (a bulk create that fails in its second object included).
+      await t().post('/api/tenancy/tenants/', [{ name: 'Fine' }, { name: 'Hooked' }]).expect(400);
+      await t().del(`/api/tenancy/tenants/${created.body.id}/`).expect(204);
+      const third = JSON.parse((await receiver.request(3)).body);
+      expect(third).toMatchObject({ event: 'deleted', data: { name: 'Hooked' }, snapshots: { postchange: null, prechange: { description: 'now described' } } });
+      await finished(3);
+      expect(receiver.seen).toHaveLength(3);
+      const logged = await results();
+      expect(logged.map((r: any) => r.status.value)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    });
+
+    it('retries a receiver that fails for now, gives up on one that refuses, and logs each attempt', async () => {
+      receiver.seen = [];
+      receiver.script = [503, 200, 400];
+      await t().post('/api/tenancy/tenants/', { name: 'Retried' }).expect(201);
+      await receiver.request(2);
+      const [retried] = await finished(4);
+      expect(retried.status.value).toBe('SUCCESS');
+      const lines = (await t().get(`/api/extras/job-results/${retried.id}/logs/`).expect(200)).body;
+      const messages = (Array.isArray(lines) ? lines : lines.results).map((l: any) => `${l.log_level.value ?? l.log_level}: ${l.message}`);
+      expect(messages).toEqual([
+        expect.stringMatching(/^warning: Status 503 returned with content 'ok', webhook FAILED to process\. Attempt 1 of 5; trying again in 0 s\.$/),
+        'success: tenant created: Status 200 returned, webhook successfully processed.',
+      ]);
+
+      await t().post('/api/tenancy/tenants/', { name: 'Refused' }).expect(201);
+      await receiver.request(3);
+      const [refused] = await finished(5);
+      expect(refused.status.value).toBe('FAILURE');
+      expect(receiver.seen).toHaveLength(3);
+    });
+
+    it('cannot be run by hand', async () => {
+      const job = (await t().get('/api/extras/jobs/?name=Webhook%20Delivery').expect(200)).body.results[0];
+      expect(job).toMatchObject({ hidden: true, installed: true });
+      expect((await t().post(`/api/extras/jobs/${job.id}/run/`, { data: { webhook: hook.id, context: {} } }).expect(405)).body).toEqual({
+        detail: 'This job is run by netkeel itself and cannot be run through the API',
+      });
+    });
+  },
+  { env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', JOBS_POLL_INTERVAL_MS: '100', WEBHOOK_RETRY_SECONDS: '0' } },
 );
