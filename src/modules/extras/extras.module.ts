@@ -18,6 +18,8 @@ import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
 import { webhookResource } from './resources/webhook.resource';
+import { DeliverWebhookJob } from './webhooks/delivery.job';
+import { WebhookDispatcher } from './webhooks/dispatcher';
 import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
 import { externalIntegrationResource } from './resources/external-integration.resource';
 import { SecretCheckController } from './secrets/check.controller';
@@ -60,6 +62,6 @@ export const extrasApp = defineApp({
   rootLinks: ['content-types'],
   extensions: extrasExtensions,
   controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher],
   exports: [JobQueue],
 });
