@@ -1,3 +1,4 @@
+import { JobHookListener } from './hook-listener';
 import { ImportObjectsJob } from './builtin/import-objects.job';
 import { PrefixUtilizationJob } from './builtin/prefix-utilization.job';
 import { LogObjectChangeJob, LogObjectJob } from './builtin/receivers.job';
@@ -19,7 +20,7 @@ export const jobResources = [jobQueueResource, jobResource, jobResultResource, j
 export const jobControllers = [JobsController];
 /** Netkeel's own jobs: one provider each (a new job is one more class here, or in any app's providers). */
 export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, LogObjectChangeJob, LogObjectJob];
-export const jobProviders = [JobRegistry, JobQueue, JobWorker, ...builtinJobs];
+export const jobProviders = [JobRegistry, JobQueue, JobWorker, JobHookListener, ...builtinJobs];
 export { Job, JobFailed, JobRetry } from './job';
 export type { JobRun, NetkeelJob, JobMeta } from './job';
 export { vars } from './variables';
