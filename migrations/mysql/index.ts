@@ -28,6 +28,7 @@ import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-conf
 import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
+import { ObjectChanges1795768978314 } from './1795768978314-object-changes';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -61,4 +62,5 @@ export const mysqlMigrations = [
   IpamServices1795760517241,
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
+  ObjectChanges1795768978314,
 ];

@@ -1,6 +1,7 @@
 import { objectType } from '../../core/resource/definition';
 import type { ModelExtension } from '../../core/resource/extension';
 import { field } from '../../core/resource/fields';
+import { changeLogExtension } from './change-log/extension';
 import { configContextsExtension } from './config-contexts/extension';
 import { customFieldsExtension } from './custom-fields/extension';
 
@@ -53,4 +54,4 @@ const block = (name: string): ModelExtension => ({
 });
 
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships'), configContextsExtension];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, block('computed_fields'), block('relationships'), configContextsExtension, changeLogExtension];

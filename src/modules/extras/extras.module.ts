@@ -6,6 +6,7 @@ import { ExtrasCustomFieldSource } from './custom-fields/source';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { noteResource } from './resources/note.resource';
+import { objectChangeResource } from './resources/object-change.resource';
 import { configContextResource } from './resources/config-context.resource';
 import { configContextSchemaResource } from './resources/config-context-schema.resource';
 import { customFieldChoiceResource, customFieldResource } from './resources/custom-field.resource';
@@ -24,7 +25,7 @@ export const taggedItemTable = defineTable({
 
 export const extrasApp = defineApp({
   label: 'extras',
-  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource],
+  resources: [statusResource, tagResource, roleResource, customFieldResource, customFieldChoiceResource, noteResource, configContextSchemaResource, configContextResource, objectChangeResource],
   tables: [taggedItemTable],
   extensions: extrasExtensions,
   controllers: [NotesController],
