@@ -245,17 +245,33 @@ eachDatabase('change log', (t) => {
     expect(csv.text.split('\n')[0]).toContain('request_id');
   });
 
-  it('is readable only with extras.view_objectchange, within its constraints', async () => {
-    const ten = await post('/api/tenancy/tenants/', { name: 'Scoped tenant' });
+  it('is readable with extras.view_objectchange, within its constraints and the changed objects\' view', async () => {
+    const seenOne = await post('/api/tenancy/tenants/', { name: 'Scoped seen' });
+    const hidden = await post('/api/tenancy/tenants/', { name: 'Scoped hidden' });
     const none = await t().userWith('cl-none', [{ types: ['tenancy.tenant'], actions: ['view'] }]);
     await t().get(CHANGES, none).expect(403);
-    const tenantsOnly = await t().userWith('cl-tenants', [{ types: ['extras.objectchange'], actions: ['view'], constraints: { changed_object_type: 'tenancy.tenant' } }]);
+    const tenantsOnly = await t().userWith('cl-tenants', [
+      { types: ['extras.objectchange'], actions: ['view'], constraints: { changed_object_type: 'tenancy.tenant' } },
+      { types: ['tenancy.tenant', 'extras.tag'], actions: ['view'] },
+    ]);
     const seen = (await t().get(`${CHANGES}?limit=1000`, tenantsOnly).expect(200)).body.results as Obj[];
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((r) => r.changed_object_type === 'tenancy.tenant')).toBe(true);
-    const other = (await t().get(`${CHANGES}?changed_object_type=extras.tag&limit=1`).expect(200)).body.results[0];
-    await t().get(`${CHANGES}${other.id}/`, tenantsOnly).expect(404);
-    void ten;
+    // Deleted tenants' records too: this user may view every tenant.
+    expect(seen.some((r) => r.action.value === 'delete')).toBe(true);
+    const tagRecord = (await t().get(`${CHANGES}?changed_object_type=extras.tag&limit=1`).expect(200)).body.results[0];
+    await t().get(`${CHANGES}${tagRecord.id}/`, tenantsOnly).expect(404);
+    // A reader who may view one tenant sees that tenant's records only: a record shows its object's data.
+    const oneTenant = await t().userWith('cl-one-tenant', [
+      { types: ['extras.objectchange'], actions: ['view'] },
+      { types: ['tenancy.tenant'], actions: ['view'], constraints: { name: 'Scoped seen' } },
+    ]);
+    const few = (await t().get(`${CHANGES}?changed_object_type=tenancy.tenant&limit=1000`, oneTenant).expect(200)).body.results as Obj[];
+    expect(few.map((r) => r.changed_object_id)).toEqual([seenOne.id]);
+    const hiddenRecord = (await t().get(`${CHANGES}?changed_object_id=${hidden.id}`).expect(200)).body.results[0];
+    await t().get(`${CHANGES}${hiddenRecord.id}/`, oneTenant).expect(404);
+    const csv = await t().get(`${CHANGES}?limit=1000`, oneTenant).set('Accept', 'text/csv').expect(200);
+    expect(csv.text).not.toContain('Scoped hidden');
   });
 
   it('cleans up records older than the retention, in batches; 0 keeps them all', async () => {

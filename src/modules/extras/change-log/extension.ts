@@ -8,18 +8,10 @@ import { unscoped } from '../../../core/resource/query/rows';
 import { Representer } from '../../../core/resource/serialize/representer';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
 import { chunks } from '../../../core/resource/write/item';
-import { MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
+import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
 import { notifyListeners } from './listeners';
 
 type Obj = Record<string, unknown>;
-
-/**
- * Models the reference keeps no change log for (no `to_objectchange`: users, their tokens and
- * groups), and the change records themselves.
- */
-const NOT_LOGGED = new Set(['users.user', 'users.token', 'users.group', 'extras.objectchange']);
-
-export const isChangeLogged = (def: ResourceDefinition) => !NOT_LOGGED.has(objectType(def));
 
 /** One change record as stored (the columns of `extras_objectchange`), handed to the listeners too. */
 export interface ChangeRecord {

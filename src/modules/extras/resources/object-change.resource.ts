@@ -1,4 +1,4 @@
-import { defineResource } from '../../../core/resource/definition';
+import { defineResource, objectType, ResourceDefinition } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { userResource } from '../../users/resources/user.resource';
 
@@ -16,6 +16,14 @@ export const CHANGE_CONTEXTS: [string, string][] = [
   ['unknown', 'Unknown'],
 ];
 
+/**
+ * Models the reference keeps no change log for (no `to_objectchange`: users, their tokens and
+ * groups), and the change records themselves.
+ */
+const NOT_LOGGED = new Set(['users.user', 'users.token', 'users.group', 'extras.objectchange']);
+
+export const isChangeLogged = (def: ResourceDefinition) => !NOT_LOGGED.has(objectType(def));
+
 /** The reference's CHANGELOG_MAX_OBJECT_REPR and CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
 export const MAX_OBJECT_REPR = 200;
 export const MAX_CHANGE_CONTEXT_DETAIL = 400;
@@ -24,7 +32,8 @@ export const MAX_CHANGE_CONTEXT_DETAIL = 400;
  * One change to one object (Nautobot's ObjectChange): written by the change log extension
  * (`change-log/extension.ts`) in the transaction of every create, update and delete; read-only
  * through the API, newest first. The changed object is a pointer, not a dependent: its records
- * outlive it (`readOnly` generic keys are never deleted with their target).
+ * outlive it (`readOnly` generic keys are never deleted with their target). Unlike the
+ * reference, a record is read within its changed object's view scope (`scopeVia`).
  */
 export const objectChangeResource = defineResource({
   app: 'extras',
@@ -41,7 +50,7 @@ export const objectChangeResource = defineResource({
     user_name: field.string({ readOnly: true, maxLength: 150 }),
     request_id: field.uuid({ readOnly: true }),
     action: field.choice(OBJECT_CHANGE_ACTIONS, { readOnly: true, maxLength: 50 }),
-    changed_object: field.genericForeignKey({ readOnly: true }),
+    changed_object: field.genericForeignKey({ readOnly: true, allowed: isChangeLogged }),
     change_context: field.choice(CHANGE_CONTEXTS, { readOnly: true, maxLength: 50, index: true }),
     change_context_detail: field.string({ readOnly: true, maxLength: MAX_CHANGE_CONTEXT_DETAIL }),
     related_object: field.genericForeignKey({ readOnly: true, nullable: true }),
@@ -51,5 +60,8 @@ export const objectChangeResource = defineResource({
   },
   indexes: [['request_id', 'changed_object_type', 'changed_object_id'], ['user_id', 'changed_object_type', 'changed_object_id'], ['user_name', 'changed_object_type', 'changed_object_id']],
   search: ['user_name', 'object_repr'],
+  // A record shows its object's data: it is visible to whom may view that object (a deleted
+  // object's records, to whom may view every object of its type), besides extras.view_objectchange.
+  scopeVia: 'changed_object',
   features: [],
 });
