@@ -58,7 +58,7 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
   const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
   if (!rows.length) return [];
-  const reps = JSON.parse(JSON.stringify(await new Representer(ctx, exec).represent(def, rows, { depth: 0, include: new Set() }))) as Obj[];
+  const reps = (await new Representer(ctx, exec).represent(def, rows, { depth: 0, include: new Set() })) as Obj[];
   const tagNames = await namesOfTags(ctx, exec, reps);
   const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
   const time = ctx.now();
