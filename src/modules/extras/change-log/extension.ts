@@ -9,28 +9,9 @@ import { Representer } from '../../../core/resource/serialize/representer';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
 import { chunks } from '../../../core/resource/write/item';
 import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
-import { notifyListeners } from './listeners';
+import { notifyListeners, type ChangeRecord } from './listeners';
 
 type Obj = Record<string, unknown>;
-
-/** One change record as stored (the columns of `extras_objectchange`), handed to the listeners too. */
-export interface ChangeRecord {
-  id: string;
-  time: Date;
-  user_id: string | null;
-  user_name: string;
-  request_id: string;
-  action: ChangeBatch['action'];
-  changed_object_type: string;
-  changed_object_id: string;
-  change_context: string;
-  change_context_detail: string;
-  related_object_type: string | null;
-  related_object_id: string | null;
-  object_repr: string;
-  object_data: Obj;
-  object_data_v2: Obj | null;
-}
 
 /**
  * The change log on every model (the reference's ChangeLoggedModel and its signal handlers):

@@ -1,5 +1,25 @@
-import type { ChangedObject, ExtensionContext } from '../../../core/resource/extension';
-import type { ChangeRecord } from './extension';
+import type { ChangeBatch, ChangedObject, ExtensionContext } from '../../../core/resource/extension';
+
+type Obj = Record<string, unknown>;
+
+/** One change record as stored (the columns of `extras_objectchange`), handed to the listeners too. */
+export interface ChangeRecord {
+  id: string;
+  time: Date;
+  user_id: string | null;
+  user_name: string;
+  request_id: string;
+  action: ChangeBatch['action'];
+  changed_object_type: string;
+  changed_object_id: string;
+  change_context: string;
+  change_context_detail: string;
+  related_object_type: string | null;
+  related_object_id: string | null;
+  object_repr: string;
+  object_data: Obj;
+  object_data_v2: Obj | null;
+}
 
 /** What a listener receives for each batch of change records, inside the write's transaction. */
 export interface ChangeEvent {
