@@ -198,10 +198,13 @@ eachDatabase('change log', (t) => {
     expect(records.map((r) => `${r.action.value} ${r.changed_object_type} ${r.changed_object_id}`).sort()).toEqual(
       [`delete dcim.device ${device.id}`, `delete dcim.interface ${iface.id}`].sort(),
     );
+    // A component's records name its device as the related object (the reference's to_objectchange).
+    const ifaceDelete = records.find((r) => r.changed_object_type === 'dcim.interface');
+    expect(ifaceDelete).toMatchObject({ related_object_type: 'dcim.device', related_object_id: device.id });
+    expect((await t().get(`${CHANGES}?changed_object_id=${tpl.id}`).expect(200)).body.results[0]).toMatchObject({ related_object_type: 'dcim.devicetype', related_object_id: dt.id });
     const dtGone = tagged(t().del(`/api/dcim/device-types/${dt.id}/`));
     await dtGone.req.expect(204);
     expect((await changesOf(dtGone.rid)).map((r) => r.changed_object_type).sort()).toEqual(['dcim.devicetype', 'dcim.interfacetemplate']);
-    void tpl;
   });
 
   it('records the identity intake', async () => {

@@ -61,14 +61,22 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
       changed_object_id: id,
       change_context: ctx.changeContext.context,
       change_context_detail: ctx.changeContext.detail.slice(0, MAX_CHANGE_CONTEXT_DETAIL),
-      related_object_type: null,
-      related_object_id: null,
+      ...relatedObject(def, row),
       object_repr: String(rep.display ?? id).slice(0, MAX_OBJECT_REPR),
       object_data: storedData(def, row, rep, tagNames),
       object_data_v2: rep,
     });
   }
   return out;
+}
+
+/** The object this one is part of (`partOf`: a component's device or module), as the reference's to_objectchange pins it. */
+function relatedObject(def: ResourceDefinition, row: Row): { related_object_type: string | null; related_object_id: string | null } {
+  for (const name of def.partOf ?? []) {
+    const f = def.fields[name];
+    if (f?.kind === 'fk' && row[f.column]) return { related_object_type: objectType(f.target()), related_object_id: String(row[f.column]) };
+  }
+  return { related_object_type: null, related_object_id: null };
 }
 
 /** The names of the tags the representations name (object_data lists tags by name, as the reference): one statement. */
