@@ -10,6 +10,12 @@ const MARK_FIELDS = ['description', 'comments', 'note', 'last_name', 'dns_name']
 /** Models whose every object is owned by one user (tokens): their own suites cover them. */
 const OWNED = new Set(['users.token']);
 
+/** The path and query of a page link. */
+export const pathOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
 const idOf = (v: unknown): string | null => (v && typeof v === 'object' && 'id' in (v as Obj) ? String((v as Obj).id) : null);
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 
@@ -70,6 +76,13 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
   const get = async (path: string, token = user) => {
     const res = await t().get(path, token);
     expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    // A list longer than a page (the change records of a whole run): every page of it.
+    for (let next = res.body?.next as string | null; next; ) {
+      const more = await t().get(pathOf(next), token);
+      expect({ path: next, status: more.status }).toEqual({ path: next, status: 200 });
+      res.body.results.push(...more.body.results);
+      next = more.body.next;
+    }
     return res.body;
   };
 
