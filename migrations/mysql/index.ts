@@ -28,6 +28,7 @@ import { ConfigContextRedundancyGroups1795760167238 } from './1795760167238-conf
 import { IpamServices1795760517241 } from './1795760517241-ipam-services';
 import { Wireless1795760604771 } from './1795760604771-wireless';
 import { SoftwareOnItemsAndVms1795761048633 } from './1795761048633-software-on-items-and-vms';
+import { ObjectChanges1795768978314 } from './1795768978314-object-changes';
 import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-secrets-and-external-integrations';
 import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
@@ -65,6 +66,7 @@ export const mysqlMigrations = [
   IpamServices1795760517241,
   Wireless1795760604771,
   SoftwareOnItemsAndVms1795761048633,
+  ObjectChanges1795768978314,
   SecretsAndExternalIntegrations1795768990888,
   Jobs1795769298651,
   ComputedFieldsAndContentTypes1795769711367,

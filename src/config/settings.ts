@@ -166,6 +166,10 @@ export class Settings {
   @Transform(toBool) @IsBoolean()
   EXPOSE_STATEMENT_COUNT = false;
 
+  /** Days the change log keeps a record (`cleanupChangeLog` deletes older ones); 0 keeps them forever. The reference's default: 90. */
+  @Transform(toInt) @IsInt() @Min(0)
+  CHANGELOG_RETENTION = 90;
+
   /** Largest external identity message the intake endpoint accepts, in bytes. */
   @Transform(toInt) @IsInt() @Min(1024)
   IDENTITY_MAX_MESSAGE_BYTES = 64 * 1024;

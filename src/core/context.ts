@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Executor } from '../database/db';
 import type { Settings } from '../config/settings';
 import type { ResourceRegistry } from './resource/registry';
@@ -43,6 +44,11 @@ export interface PermissionResolver {
 export class RequestContext {
   /** Per-request memo (custom field definitions, permission scopes). */
   readonly cache = new Map<string, unknown>();
+  /**
+   * Where the changes this context makes come from (the change log's `change_context` and its
+   * detail): `web` for a request, `orm` for the system's own work; a job sets `job`.
+   */
+  changeContext: { context: string; detail: string } = { context: 'web', detail: '' };
 
   constructor(
     readonly db: Db,
@@ -53,6 +59,8 @@ export class RequestContext {
     readonly apiVersion: string,
     readonly baseUrl: string,
     readonly now: () => Date = () => new Date(),
+    /** The id every change this request makes is recorded under (work outside a request gets its own). */
+    readonly requestId: string = randomUUID(),
   ) {}
 
   get exec(): Executor {

@@ -29,12 +29,13 @@ export class ContextFactory {
       req.apiVersion ?? DEFAULT_VERSION,
       baseUrl(req),
       this.clock,
+      req.requestId,
     );
   }
 
   /** A context for work outside a request (seeding, identity intake), acting as the system. */
   system(): RequestContext {
-    return new RequestContext(
+    const ctx = new RequestContext(
       this.db,
       this.settings,
       this.registry,
@@ -44,5 +45,7 @@ export class ContextFactory {
       `http://localhost:${this.settings.PORT}${this.settings.BASE_PATH}`,
       this.clock,
     );
+    ctx.changeContext = { context: 'orm', detail: '' };
+    return ctx;
   }
 }

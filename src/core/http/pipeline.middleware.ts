@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Response } from 'express';
 import { HttpResult } from '../resource/errors';
 import { NUL_MESSAGE } from '../resource/json-limits';
@@ -21,6 +22,8 @@ export interface PipelineOptions {
   basePath?: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Liveness and readiness probes: answered whatever the Host (a container's probe uses its own address); they carry no URL. */
 const PROBES = new Set(['/health/', '/health', '/ready/', '/ready']);
 
@@ -42,6 +45,10 @@ export function pipelineMiddleware(opts: PipelineOptions) {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
+    // One id per request, shown back to the client: every change record the request writes carries it.
+    const given = req.headers['x-request-id'];
+    req.requestId = typeof given === 'string' && UUID.test(given.trim()) ? given.trim().toLowerCase() : randomUUID();
+    res.setHeader('X-Request-ID', req.requestId);
     try {
       req.external = externalView(req, { trusted, basePath }, (req.socket as { encrypted?: boolean }).encrypted === true);
     } catch (e) {

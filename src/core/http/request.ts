@@ -11,6 +11,8 @@ export interface NkRequest extends Request {
   rawBody?: Buffer;
   /** How the client sees this service (set by the pipeline middleware, first thing). */
   external?: ExternalView;
+  /** The request's id (the change log's `request_id`): the client's `X-Request-ID` when it is a UUID, else a new one. */
+  requestId?: string;
 }
 
 /**

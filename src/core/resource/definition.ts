@@ -200,6 +200,12 @@ export interface ResourceDefinition {
   indexes?: (string[] | { columns: string[]; unique?: boolean })[];
   /** Other processes cache what they read of this model (tokens, permissions): its tables notify changes. */
   watched?: boolean;
+  /**
+   * Foreign keys naming the object this one is part of (a component's device or module: the
+   * first that is set), which the change log records as its related object (the reference's
+   * `to_objectchange`).
+   */
+  partOf?: string[];
 }
 
 export type ResourceInput = Omit<ResourceDefinition, 'fields' | 'verboseName' | 'verboseNamePlural' | 'features' | 'table' | 'className' | 'naturalKey' | 'ordering' | 'display'> & {

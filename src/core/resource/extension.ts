@@ -27,6 +27,30 @@ export interface ModelExtension {
   filter?: PrefixFilter;
   write?: WritePart;
   csv?: CsvPart;
+  observe?: ObservePart;
+}
+
+/** What a write did to one batch of objects of one model. */
+export interface ChangeBatch {
+  action: 'create' | 'update' | 'delete';
+  objects: ChangedObject[];
+}
+
+export interface ChangedObject {
+  id: string;
+  /** The stored row before the write (updates; deletes where the writer holds it), else null. */
+  before: Row | null;
+}
+
+/**
+ * Told of every batch a write makes (the change log; through it, job hooks and webhooks),
+ * inside the write's transaction, so what it records stands or falls with the write: creates
+ * and updates after the batch's rows (and links) are saved, deletes after the checks and before
+ * the rows go (each cascaded model's objects as a batch of their own), while they can be read.
+ * A throw rolls the write back. Called once per batch, never per object.
+ */
+export interface ObservePart {
+  changed(x: ExtensionContext, batch: ChangeBatch): Promise<void>;
 }
 
 /** One key of a representation an extension adds, described for OpenAPI and OPTIONS. */

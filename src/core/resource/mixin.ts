@@ -29,7 +29,7 @@ export interface Mixin {
   /** Derived columns, computed before the model's own `beforeSave`. */
   beforeSave?: ResourceDefinition['beforeSave'];
   /** Defaults for what a model usually declares itself (natural key, ordering, display). */
-  defaults?: Partial<Pick<ResourceDefinition, 'naturalKey' | 'ordering' | 'display' | 'displayUses'>>;
+  defaults?: Partial<Pick<ResourceDefinition, 'naturalKey' | 'ordering' | 'display' | 'displayUses' | 'partOf'>>;
 }
 
 export const mixin = (m: Mixin): Mixin => m;

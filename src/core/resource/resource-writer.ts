@@ -90,7 +90,7 @@ export class ResourceWriter {
     const items: Item[] = rows.map((values, index) => Object.assign(newItem(index, String(values.id), null), { set: { ...values }, touched: new Set(Object.keys(values)) }));
     this.initialValues(def, items, true);
     await this.extensionValues(def, items, true);
-    await save(this.run, def, items, true);
+    await save(this.run, def, items, true, false);
   }
 
   /** Resolve references, apply defaults, custom fields, rules and uniqueness for all items. */

@@ -1,6 +1,7 @@
 import { objectType } from '../../core/resource/definition';
 import type { ModelExtension } from '../../core/resource/extension';
 import { field } from '../../core/resource/fields';
+import { changeLogExtension } from './change-log/extension';
 import { configContextsExtension } from './config-contexts/extension';
 import { computedFieldsExtension } from './computed-fields/extension';
 import { customFieldsExtension } from './custom-fields/extension';
@@ -40,4 +41,4 @@ export const notesExtension: ModelExtension = {
 };
 
 /** What the extras app adds to the models, in the order their keys are shown. */
-export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, computedFieldsExtension, relationshipsExtension, configContextsExtension];
+export const extrasExtensions: ModelExtension[] = [tagsExtension, notesExtension, customFieldsExtension, computedFieldsExtension, relationshipsExtension, configContextsExtension, changeLogExtension];

@@ -11,6 +11,7 @@ import { NotesController } from './notes.controller';
 import { ContentTypeSeeder, contentTypeTable } from './content-types/content-types';
 import { ContentTypesController } from './content-types/content-types.controller';
 import { noteResource } from './resources/note.resource';
+import { objectChangeResource } from './resources/object-change.resource';
 import { configContextResource } from './resources/config-context.resource';
 import { configContextSchemaResource } from './resources/config-context-schema.resource';
 import { customFieldChoiceResource, customFieldResource } from './resources/custom-field.resource';
@@ -56,6 +57,7 @@ export const extrasApp = defineApp({
     relationshipResource,
     relationshipAssociationResource,
     ...jobResources,
+    objectChangeResource,
     webhookResource,
   ],
   tables: [taggedItemTable, contentTypeTable],

@@ -7,6 +7,7 @@ import { ConflictError, PermissionDeniedError } from '../errors';
 import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { chunks, WriteRun } from './item';
+import { notifyChanges } from './observe';
 
 /**
  * Deletes objects (already loaded within the delete scope) with everything that cascades
@@ -22,6 +23,9 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
     if (d === def || !d.beforeDelete || !cascadingGenericKeys(d).length) continue;
     for (const chunk of chunks([...ids])) await d.beforeDelete(await run.exec.query(sql`SELECT * ${unscoped(d).from(inList(ident('id'), chunk))}`), run.w);
   }
+  // Every object that goes, the named and the cascaded, is told to the observers while it can still be read.
+  const held = new Map(rows.map((r) => [String(r.id), r]));
+  for (const [d, ids] of doomed) await notifyChanges(run.ctx, run.exec, d, 'delete', [...ids].map((id) => ({ id, before: d === def ? (held.get(id) ?? null) : null })));
   for (const [d, ids] of doomed) {
     for (const f of Object.values(d.fields)) {
       if (f.kind === 'm2m' && f.through.discriminator) {

@@ -7,10 +7,15 @@ import type { ContentTypesField, ManyToManyField } from '../fields';
 import { columnTypes, storedColumns } from '../storage';
 import { append } from '../../collections';
 import { INSERT_CHUNK, Item, same, WriteRun } from './item';
+import { notifyChanges } from './observe';
 import { state } from './resolve';
 
-/** The saving stage of a write: one INSERT per chunk, UPDATEs grouped by changed columns, then the links. */
-export async function save(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {
+/**
+ * The saving stage of a write: one INSERT per chunk, UPDATEs grouped by changed columns, then the
+ * links; then the batch is told to the model's observers (the change log), unless `observed` is
+ * false (objects derived from another, as the reference's bulk_create: they come with it).
+ */
+export async function save(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean, observed = true): Promise<void> {
   const states = items.map((i) => state(run, def, i, create));
   if (def.beforeSave) await def.beforeSave(states, run.w);
   const now = run.ctx.now();
@@ -48,6 +53,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
   }
   await saveMany(run, def, items, create);
   if (def.afterSave) await def.afterSave(items.map((i) => i.id), run.w, states);
+  if (observed) await notifyChanges(run.ctx, run.exec, def, create ? 'create' : 'update', items.map((i) => ({ id: i.id, before: i.existing })));
 }
 
 export async function saveMany(run: WriteRun, def: ResourceDefinition, items: Item[], create: boolean): Promise<void> {

@@ -2,6 +2,7 @@ import { listPath, objectType, ResourceDefinition } from '../../resource/definit
 import type { Field } from '../../resource/fields';
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
+import { pathOf } from './leaks';
 
 type Obj = Record<string, any>;
 
@@ -36,14 +37,25 @@ export function filterContract(t: () => TestApp, models?: string[], loaded: stri
       for (const d of registry.all().filter((x) => !loaded || loaded.includes(objectType(x)))) {
         const res = await t().get(`${listPath(d)}?limit=1000`);
         expect({ list: listPath(d), status: res.status }).toEqual({ list: listPath(d), status: 200 });
-        all.set(objectType(d), res.body.results);
+        all.set(objectType(d), await everyPage(res.body));
       }
     });
 
     const ids = async (d: ResourceDefinition, qs: string) => {
       const res = await t().get(`${listPath(d)}?limit=1000&${qs}`);
       if (res.status !== 200) throw new Error(`${listPath(d)}?${qs}: ${res.status} ${JSON.stringify(res.body)}`);
-      return (res.body.results as Obj[]).map((o) => o.id).sort();
+      return (await everyPage(res.body)).map((o) => o.id).sort();
+    };
+    /** A list's results over every page (the change records of a whole run pass a page). */
+    const everyPage = async (body: Obj): Promise<Obj[]> => {
+      const out = [...(body.results as Obj[])];
+      for (let next = body.next as string | null; next; ) {
+        const more = await t().get(pathOf(next));
+        if (more.status !== 200) throw new Error(`${next}: ${more.status}`);
+        out.push(...more.body.results);
+        next = more.body.next;
+      }
+      return out;
     };
     const expectIds = (objs: Obj[]) => objs.map((o) => o.id).sort();
 

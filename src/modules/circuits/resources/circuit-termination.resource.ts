@@ -63,6 +63,7 @@ async function syncCircuits(w: WriteContext, circuitIds: unknown[]): Promise<voi
 export const circuitTerminationResource = defineResource({
   app: 'circuits',
   model: 'circuittermination',
+  partOf: ['circuit'],
   slug: 'circuit-terminations',
   verboseName: 'circuit termination',
   naturalKey: ['circuit', 'term_side'],

@@ -39,8 +39,8 @@ export const componentTemplate = (o: { modular?: boolean } = {}) => {
       for (const s of states) s.values._name = naturalize(String(s.values.name), 255);
     },
     defaults: modular
-      ? { naturalKey: ['device_type', 'module_type', 'name'], ordering: ['device_type_id', 'module_type_id', '_name'], display: (r) => templateName(r) }
-      : { naturalKey: ['device_type', 'name'], ordering: ['device_type_id', '_name'], display: (r) => templateName(r) },
+      ? { naturalKey: ['device_type', 'module_type', 'name'], ordering: ['device_type_id', 'module_type_id', '_name'], display: (r) => templateName(r), partOf: ['device_type', 'module_type'] }
+      : { naturalKey: ['device_type', 'name'], ordering: ['device_type_id', '_name'], display: (r) => templateName(r), partOf: ['device_type'] },
   });
 };
 

@@ -48,7 +48,7 @@ export const deviceComponent = (o: { device?: string; module?: string; uniqueNam
     beforeSave(states) {
       for (const s of states) s.values._name = naturalize(String(s.values.name), 255);
     },
-    defaults: { naturalKey: mod ? [device, mod, 'name'] : [device, 'name'], ordering: [`${device}_id`, '_name'], display: (r: Row) => componentName(r) },
+    defaults: { naturalKey: mod ? [device, mod, 'name'] : [device, 'name'], ordering: [`${device}_id`, '_name'], display: (r: Row) => componentName(r), partOf: mod ? [device, mod] : [device] },
   });
 };
 

@@ -162,6 +162,7 @@ export function toDefinition(r: Record<string, any>, choices: string[]): CustomF
 export const customFieldChoiceResource = defineResource({
   app: 'extras',
   model: 'customfieldchoice',
+  partOf: ['custom_field'],
   slug: 'custom-field-choices',
   verboseName: 'custom field choice',
   watched: true,

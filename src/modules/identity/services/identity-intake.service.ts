@@ -9,7 +9,9 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, sql } from '../../../database/sql';
 import { validateIdentityMessage } from '../message/identity-message.validator';
 import { messageHash } from '../message/message-hash';
+import { notifyChanges } from '../../../core/resource/write/observe';
 import { externalIdentityResource } from '../resources/external-identity.resource';
+import { externalIdentityRoleResource } from '../resources/external-identity-role.resource';
 import { parseRoleSummary, toDate } from '../status/role-summary';
 import { checkSorId, deriveUsername, messageChanges, Obj, parseJson, personOf } from '../intake/intake-message';
 import {
@@ -102,6 +104,9 @@ export class IdentityIntakeService {
       const all = roles.map((r) => byId.get(r.id) ?? r);
       await updateIdentity(tx, String(existing.id), { status: 'D', role_summary: summaries(all, parseRoleSummary(existing.role_summary)) }, now);
       await this.applyAndRecord(ctx, tx, existing, 'delete', changes, null, now);
+      // A deleted identity is kept, marked deleted: an update of it and of its roles, as the change log sees it.
+      await notifyChanges(ctx, tx, externalIdentityResource, 'update', [{ id: String(existing.id), before: existing }]);
+      await notifyChanges(ctx, tx, externalIdentityRoleResource, 'update', updated.map((u) => ({ id: u.before.id, before: u.before })));
     });
   }
 
@@ -203,6 +208,9 @@ export class IdentityIntakeService {
     await this.applyAndRecord(ctx, tx, row, existing ? 'update' : 'create', changes, link ? link.id : null, now);
     // The result must still be in scope: an update that leaves it is refused (403); a new identity reads as missing.
     if (!(await inScope(ctx, tx, id, 'change'))) throw existing ? new PermissionDeniedError() : identityNotFound();
+    await notifyChanges(ctx, tx, externalIdentityResource, existing ? 'update' : 'create', [{ id, before: existing }]);
+    await notifyChanges(ctx, tx, externalIdentityRoleResource, 'create', inserts.map((r) => ({ id: r.id, before: null })));
+    await notifyChanges(ctx, tx, externalIdentityRoleResource, 'update', updates.map((r) => ({ id: r.id, before: oldRoles.find((o) => o.id === r.id) ?? null })));
     return { created: !existing, body: await represent(ctx, tx, await reloadIdentity(tx, id), 0) };
   }
 

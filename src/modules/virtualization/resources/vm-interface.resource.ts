@@ -29,6 +29,7 @@ function vmLocation(w: WriteContext, vm: unknown): Promise<string | null> {
 export const vmInterfaceResource = defineResource({
   app: 'virtualization',
   model: 'vminterface',
+  partOf: ['virtual_machine'],
   slug: 'interfaces',
   verboseName: 'VM interface',
   verboseNamePlural: 'VM interfaces',

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor, Row } from '../../../database/db';
+import { ident, inList, join, param, sql } from '../../../database/sql';
+import type { RequestContext } from '../../../core/context';
+import { objectType, ResourceDefinition } from '../../../core/resource/definition';
+import type { ChangeBatch, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
+import { unscoped } from '../../../core/resource/query/rows';
+import { Representer } from '../../../core/resource/serialize/representer';
+import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
+import { chunks } from '../../../core/resource/write/item';
+import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
+import { notifyListeners, type ChangeRecord } from './listeners';
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The change log on every model (the reference's ChangeLoggedModel and its signal handlers):
+ * each batch a write makes becomes one change record per object, in the write's transaction
+ * (a failed write leaves none), with one INSERT per batch. The object's data is read as it is
+ * after a create or update and as it was before a delete: the stored fields (`object_data`,
+ * the reference's serialize_object) and the REST representation at depth 0 (`object_data_v2`).
+ */
+export const changeLogExtension: ModelExtension = {
+  observe: {
+    async changed(x: ExtensionContext, batch: ChangeBatch): Promise<void> {
+      if (!isChangeLogged(x.def)) return;
+      for (const part of chunks(batch.objects)) {
+        const records = await changeRecords(x.ctx, x.exec, x.def, batch.action, part.map((o) => o.id));
+        if (!records.length) continue;
+        await insertRecords(x.exec, records);
+        await notifyListeners(x, { action: batch.action, objectType: objectType(x.def), objects: part, records });
+      }
+    },
+  },
+};
+
+/** The records of one chunk of objects: their rows (one statement), representations and tag names. */
+async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], ids: string[]): Promise<ChangeRecord[]> {
+  // Rows this write has just saved, or is about to delete: read whatever the requester may view.
+  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
+  if (!rows.length) return [];
+  const reps = (await new Representer(ctx, exec).represent(def, rows, { depth: 0, include: new Set() })) as Obj[];
+  const tagNames = await namesOfTags(ctx, exec, reps);
+  const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
+  const time = ctx.now();
+  const user = ctx.principal.user;
+  const type = objectType(def);
+  const out: ChangeRecord[] = [];
+  for (const id of ids) {
+    const hit = byId.get(id);
+    if (!hit) continue;
+    const [row, rep] = hit;
+    out.push({
+      id: randomUUID(),
+      time,
+      user_id: user?.id ?? null,
+      user_name: user?.username ?? 'Undefined',
+      request_id: ctx.requestId,
+      action,
+      changed_object_type: type,
+      changed_object_id: id,
+      change_context: ctx.changeContext.context,
+      change_context_detail: ctx.changeContext.detail.slice(0, MAX_CHANGE_CONTEXT_DETAIL),
+      ...relatedObject(def, row),
+      object_repr: String(rep.display ?? id).slice(0, MAX_OBJECT_REPR),
+      object_data: storedData(def, row, rep, tagNames),
+      object_data_v2: rep,
+    });
+  }
+  return out;
+}
+
+/** The object this one is part of (`partOf`: a component's device or module), as the reference's to_objectchange pins it. */
+function relatedObject(def: ResourceDefinition, row: Row): { related_object_type: string | null; related_object_id: string | null } {
+  for (const name of def.partOf ?? []) {
+    const f = def.fields[name];
+    if (f?.kind === 'fk' && row[f.column]) return { related_object_type: objectType(f.target()), related_object_id: String(row[f.column]) };
+  }
+  return { related_object_type: null, related_object_id: null };
+}
+
+/** The names of the tags the representations name (object_data lists tags by name, as the reference): one statement. */
+async function namesOfTags(ctx: RequestContext, exec: Executor, reps: Obj[]): Promise<Map<string, string>> {
+  const ids = [...new Set(reps.flatMap((r) => (Array.isArray(r.tags) ? r.tags.map((t: Obj) => String(t.id)) : [])))];
+  const tag = ctx.registry.get('extras.tag');
+  if (!ids.length || !tag) return new Map();
+  // Tags the object carries, hidden from the requester or not: the record is the object's.
+  const rows = await exec.query<{ id: string; name: string }>(sql`SELECT ${ident('id')}, ${ident('name')} ${unscoped(tag).from(inList(ident('id'), ids))}`);
+  return new Map(rows.map((r) => [String(r.id), r.name]));
+}
+
+/**
+ * The stored fields of an object (the reference's serialize_object: Django's serializer): every
+ * field by its name (a foreign key as its target's id), `created` and `last_updated`, custom
+ * fields, tags by name, writable many-to-many fields as ids; private columns (`_name`) and
+ * write-only fields (a password) left out, as are binary columns (an address's bytes: its
+ * text column is kept).
+ */
+export function storedData(def: ResourceDefinition, row: Row, rep: Obj, tagNames: Map<string, string>): Obj {
+  const types = columnTypes(def);
+  const names = new Map<string, string>();
+  const hidden = new Set<string>(['id']);
+  for (const f of Object.values(def.fields)) {
+    if (f.kind === 'fk') names.set(f.column, f.name);
+    if (f.writeOnly && f.kind === 'scalar') hidden.add(f.column);
+  }
+  const out: Obj = {};
+  for (const column of storedColumns(def)) {
+    if (hidden.has(column) || column.startsWith('_')) continue;
+    const v = plain(row[column], types[column]);
+    if (v === undefined) continue;
+    out[names.get(column) ?? column] = v;
+  }
+  if (modelColumns(def).some((c) => c.name === '_custom_field_data')) out.custom_fields = plain(row._custom_field_data, 'json') ?? {};
+  for (const f of Object.values(def.fields)) {
+    const shown = rep[f.name];
+    if (f.kind === 'm2m' && f.writable && Array.isArray(shown)) {
+      out[f.name] = shown.map((t: Obj) => (f.name === 'tags' ? (tagNames.get(String(t.id)) ?? String(t.id)) : String(t.id)));
+    } else if (f.kind === 'contentTypes' && Array.isArray(shown)) out[f.name] = shown;
+  }
+  return out;
+}
+
+/** A stored value as JSON: times as ISO text, JSON parsed, MySQL's 0/1 as booleans, whole numbers as numbers; bytes are left out. */
+function plain(v: unknown, type: string): unknown {
+  if (v === null || v === undefined) return null;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return undefined;
+  if (v instanceof Date) return type === 'date' ? v.toISOString().slice(0, 10) : v.toISOString();
+  switch (type) {
+    case 'json':
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    case 'boolean':
+      return v === true || v === 1 || v === '1' || v === 't';
+    case 'integer':
+    case 'bigint': {
+      const n = Number(v);
+      return Number.isSafeInteger(n) ? n : String(v);
+    }
+    case 'uuid':
+    case 'decimal':
+      return String(v);
+    default:
+      return v;
+  }
+}
+
+const RECORD_COLUMNS = storedColumns(objectChangeResource);
+
+/** One INSERT for the records of a batch (at most a chunk of them). */
+async function insertRecords(exec: Executor, records: ChangeRecord[]): Promise<void> {
+  const types = columnTypes(objectChangeResource);
+  const d = exec.dialect;
+  const values = records.map((r) => {
+    const row: Obj = { ...r, created: r.time, last_updated: r.time };
+    return sql`(${join(RECORD_COLUMNS.map((c) => param(d.toDb(row[c] ?? null, types[c]))))})`;
+  });
+  await exec.execute(sql`INSERT INTO ${unscoped(objectChangeResource).table} (${join(RECORD_COLUMNS.map((c) => ident(c)))}) VALUES ${join(values)}`);
+}
