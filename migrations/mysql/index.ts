@@ -33,6 +33,7 @@ import { SecretsAndExternalIntegrations1795768990888 } from './1795768990888-sec
 import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 import { Relationships1795771874816 } from './1795771874816-relationships';
+import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -71,4 +72,5 @@ export const mysqlMigrations = [
   Jobs1795769298651,
   ComputedFieldsAndContentTypes1795769711367,
   Relationships1795771874816,
+  WebhooksAndJobRetries1795774669818,
 ];

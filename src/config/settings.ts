@@ -14,6 +14,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import ipaddr from 'ipaddr.js';
 import { isTrustEntry, normalizePrefix } from '../core/http/external';
 import { SecretEnvironment } from './secret-environment';
 
@@ -41,6 +42,16 @@ class TrustEntry implements ValidatorConstraintInterface {
   }
   defaultMessage(): string {
     return 'TRUST_PROXY entries must be IP addresses, CIDR blocks (10.0.0.0/8), loopback, linklocal, uniquelocal or none';
+  }
+}
+
+@ValidatorConstraint({ name: 'cidr' })
+class Cidr implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && ipaddr.isValidCIDR(value);
+  }
+  defaultMessage(): string {
+    return 'entries must be networks in CIDR form (10.0.0.0/8, fd00::/8)';
   }
 }
 
@@ -183,6 +194,33 @@ export class Settings {
   @Transform(toBool) @IsBoolean()
   CREDENTIAL_CACHE = true;
 
+  /** URL schemes a webhook may use. */
+  @Transform(toList) @IsIn(['http', 'https'], { each: true, message: 'WEBHOOK_ALLOWED_SCHEMES entries must be http or https' })
+  WEBHOOK_ALLOWED_SCHEMES: string[] = ['http', 'https'];
+
+  /** Host names a webhook may target even when they resolve into WEBHOOK_ADDITIONAL_BLOCKED_NETWORKS (`name`, `.domain`, `*`). */
+  @Transform(toList) @IsString({ each: true }) @Matches(/^(\*|\.?[A-Za-z0-9_.:\[\]-]+)$/, { each: true, message: 'WEBHOOK_ALLOWED_HOSTS entries must be host names, ".domain" or "*"' })
+  WEBHOOK_ALLOWED_HOSTS: string[] = [];
+
+  /** Networks (CIDR) added to the built-in webhook block list (loopback, link-local, multicast, reserved). */
+  @Transform(toList) @IsString({ each: true }) @Validate(Cidr, { each: true })
+  WEBHOOK_ADDITIONAL_BLOCKED_NETWORKS: string[] = [];
+
+  /** Networks (CIDR) a webhook may target whatever the block lists say, e.g. 127.0.0.1/32 for a receiver on this host. */
+  @Transform(toList) @IsString({ each: true }) @Validate(Cidr, { each: true })
+  WEBHOOK_ALLOWED_NETWORKS: string[] = [];
+
+  /** Seconds a webhook receiver has to answer. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(300)
+  WEBHOOK_TIMEOUT = 10;
+
+  /** Attempts of a webhook delivery before it is recorded as failed (network errors, 408, 429, 5xx are retried). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  WEBHOOK_ATTEMPTS = 5;
+
+  /** Seconds before a failed webhook delivery's second attempt; each later wait doubles (at most 10 minutes). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(600)
+  WEBHOOK_RETRY_SECONDS = 10;
   /**
    * The environment variables a secret of the environment-variable provider may read: names, or
    * prefixes ending in `*` (`*` alone: any); `none`: none. netkeel's own settings (DATABASE_URL,

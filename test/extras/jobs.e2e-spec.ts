@@ -92,6 +92,24 @@ eachDatabase(
     expect(byResult.map((l: any) => l.id)).toEqual(logs.map((l: any) => l.id));
   });
 
+  it('cleans up the change log past its retention, for superusers only', async () => {
+    const cleanup = await job('Change Log Cleanup');
+    const run = async (data: object, token?: string) => finished(t(), (await t().post(`/api/extras/jobs/${cleanup.id}/run/`, { data }, token).expect(201)).body.job_result.id, token);
+    // Every record is younger than a day: none goes.
+    const before = (await t().get('/api/extras/object-changes/?limit=1').expect(200)).body.count;
+    expect(await run({ max_age: 1 })).toMatchObject({ status: { value: 'SUCCESS' }, result: { deleted: 0, days: 1 } });
+    expect((await t().get('/api/extras/object-changes/?limit=1').expect(200)).body.count).toBeGreaterThanOrEqual(before);
+    expect(await run({ max_age: 0 })).toMatchObject({ status: { value: 'SUCCESS' }, result: { deleted: 0 } });
+    const runner = await t().userWith('changelog-cleaner', [
+      { types: ['extras.job'], actions: ['view', 'run'] },
+      { types: ['extras.jobresult', 'extras.joblogentry'], actions: ['view'] },
+    ]);
+    const refused = await run({}, runner);
+    expect(refused.status.value).toBe('FAILURE');
+    const logs = (await t().get(`/api/extras/job-results/${refused.id}/logs/`, runner).expect(200)).body;
+    expect(logs.map((l: any) => l.message)).toEqual(['Only a superuser may clean up the change log.']);
+  });
+
   it('imports all or none: one bad row fails the run, creates nothing and records why', async () => {
     const imp = await job('Import Objects');
     const csv = 'name,tenant_group\nAll or none 1,\nAll or none 2,No such group\n';
@@ -236,6 +254,20 @@ eachDatabase(
     expect((await t().post('/api/extras/job-hooks/', { name: 'Again', job: hook.id, content_types: ['tenancy.tenant'], type_update: true }).expect(400)).body).toEqual({
       type_update: ['A job hook already exists for update on tenancy | tenant to job Example Job Hook Receiver'],
     });
+
+    // A change runs the hook's job after it commits, as the user who made it; a refused write runs nothing.
+    const before = (await t().get(`/api/extras/job-results/?job_model=${hook.id}`).expect(200)).body.count;
+    const tenant = (await t().post('/api/tenancy/tenants/', { name: 'Hooked by a job' }).expect(201)).body;
+    await t().post('/api/tenancy/tenants/', { name: 'Hooked by a job' }).expect(400);
+    let runs: any[] = [];
+    for (let i = 0; i < 100 && runs.length <= before; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      runs = (await t().get(`/api/extras/job-results/?job_model=${hook.id}`).expect(200)).body.results;
+    }
+    expect(runs).toHaveLength(before + 1);
+    const done = await finished(t(), runs[0].id);
+    expect(done).toMatchObject({ status: { value: 'SUCCESS' }, result: { action: 'create', object_type: 'tenancy.tenant', object_id: tenant.id } });
+    expect(done.user).toMatchObject({ object_type: 'users.user' });
   });
 
   it('runs a schedule when it comes due: a recurring one moves on, a one-off ends', async () => {

@@ -18,6 +18,9 @@ import { customFieldChoiceResource, customFieldResource } from './resources/cust
 import { roleResource } from './resources/role.resource';
 import { statusResource } from './resources/status.resource';
 import { tagResource } from './resources/tag.resource';
+import { webhookResource } from './resources/webhook.resource';
+import { DeliverWebhookJob } from './webhooks/delivery.job';
+import { WebhookDispatcher } from './webhooks/dispatcher';
 import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
 import { externalIntegrationResource } from './resources/external-integration.resource';
 import { SecretCheckController } from './secrets/check.controller';
@@ -55,11 +58,12 @@ export const extrasApp = defineApp({
     relationshipAssociationResource,
     ...jobResources,
     objectChangeResource,
+    webhookResource,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
   extensions: extrasExtensions,
   controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher],
   exports: [JobQueue],
 });

@@ -1,7 +1,9 @@
+import { JobHookListener } from './hook-listener';
 import { ImportObjectsJob } from './builtin/import-objects.job';
 import { PrefixUtilizationJob } from './builtin/prefix-utilization.job';
 import { LogObjectChangeJob, LogObjectJob } from './builtin/receivers.job';
 import { StaleObjectCleanupJob } from './builtin/stale-cleanup.job';
+import { ChangeLogCleanupJob } from './builtin/changelog-cleanup.job';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { JobsController } from './jobs.controller';
@@ -18,9 +20,9 @@ import { JobWorker } from './worker';
 export const jobResources = [jobQueueResource, jobResource, jobResultResource, jobLogEntryResource, scheduledJobResource, jobButtonResource, jobHookResource];
 export const jobControllers = [JobsController];
 /** Netkeel's own jobs: one provider each (a new job is one more class here, or in any app's providers). */
-export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, LogObjectChangeJob, LogObjectJob];
-export const jobProviders = [JobRegistry, JobQueue, JobWorker, ...builtinJobs];
-export { Job, JobFailed } from './job';
+export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, ChangeLogCleanupJob, LogObjectChangeJob, LogObjectJob];
+export const jobProviders = [JobRegistry, JobQueue, JobWorker, JobHookListener, ...builtinJobs];
+export { Job, JobFailed, JobRetry } from './job';
 export type { JobRun, NetkeelJob, JobMeta } from './job';
 export { vars } from './variables';
 export { runJobHooks } from './hooks';

@@ -19,6 +19,8 @@ export interface JobMeta {
   hasSensitiveVariables?: boolean;
   approvalRequired?: boolean;
   hidden?: boolean;
+  /** Queued by netkeel itself only (webhook deliveries): the run endpoint refuses it. */
+  system?: boolean;
   dryrunDefault?: boolean;
   readOnly?: boolean;
   isSingleton?: boolean;
@@ -45,6 +47,8 @@ export interface JobRun {
   readonly ctx: RequestContext;
   readonly resultId: string;
   readonly jobName: string;
+  /** Which run of this result this is: 1, then 2... after each JobRetry. */
+  readonly attempt: number;
   log(level: LogLevel, message: string, object?: JobLogLine['object'], grouping?: string): void;
   debug(message: string, object?: JobLogLine['object']): void;
   info(message: string, object?: JobLogLine['object']): void;
@@ -71,3 +75,16 @@ export const classPath = (m: Pick<JobMeta, 'module' | 'className'>) => `${m.modu
  * recorded as FAILURE with the message, without a traceback.
  */
 export class JobFailed extends Error {}
+
+/**
+ * A run that failed in a way that may pass later (a receiver that is down): its transaction is
+ * rolled back, its result shows RETRY with this run's log, and it runs again after `delayMs`.
+ */
+export class JobRetry extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}

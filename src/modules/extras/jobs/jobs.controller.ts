@@ -117,6 +117,7 @@ export class JobsController {
     }
     const registered = this.jobs.get(`${job.module_name}.${job.job_class_name}`);
     if (!registered) throw new HttpResult(405, { detail: "This job's source code could not be located and cannot be run" });
+    if (registered.meta.system) throw new HttpResult(405, { detail: 'This job is run by netkeel itself and cannot be run through the API' });
 
     const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
     if (text(body.task_queue) && text(body.job_queue)) throw bad({ task_queue: 'task_queue and job_queue are both specified. Please specify only one or another.' });

@@ -12,7 +12,7 @@ import { ResourceRegistry } from '../../../core/resource/registry';
 import { perRow } from '../../../core/resource/write/save';
 import { userResource } from '../../users/resources/user.resource';
 import type { ExecutionType, LogLevel } from './choices';
-import { JobFailed, JobLogLine, JobRun } from './job';
+import { JobFailed, JobLogLine, JobRetry, JobRun } from './job';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { jobLogEntryResource } from './resources/job-log-entry.resource';
@@ -22,6 +22,12 @@ import { jobResource } from './resources/job.resource';
 import { scheduledJobResource } from './resources/scheduled-job.resource';
 import { nextRun } from './schedule';
 import { insertRows } from './store';
+
+/** Results that wait to run: queued ones, and retries whose time has come. */
+const waiting = (now: Date, alias?: string) => {
+  const c = (name: string) => (alias ? ident(alias, name) : ident(name));
+  return sql`(${c('status')} = ${'PENDING'} OR (${c('status')} = ${'RETRY'} AND ${c('_run_after')} <= ${now}))`;
+};
 
 /** What a failure says: a domain error's field errors, or the message. */
 function describe(e: unknown): string {
@@ -126,7 +132,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
    */
   private async anythingWaiting(): Promise<boolean> {
     const { text, params } = this.db.dialect.render(
-      sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM ${unscoped(jobResultResource).table} WHERE ${ident('status')} = ${'PENDING'})
+      sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM ${unscoped(jobResultResource).table} WHERE ${waiting(this.clock())})
                    OR EXISTS (SELECT 1 FROM ${unscoped(scheduledJobResource).table} WHERE ${ident('enabled')} = ${true} AND ${ident('next_run_at')} <= ${this.clock()})
                  THEN 1 ELSE 0 END AS ${ident('waiting')}`,
     );
@@ -177,7 +183,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       const rows = await tx.query(
         sql`SELECT r.*, ${unscoped(jobResource, 'j').select('has_sensitive_variables', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('sensitive')},
                    ${unscoped(jobResource, 'j').select('time_limit', sql`j.${ident('id')} = r.${ident('job_model_id')}`)} AS ${ident('job_time_limit')}
-            FROM ${unscoped(jobResultResource, 'r').table} WHERE r.${ident('status')} = ${'PENDING'} ORDER BY r.${ident('date_created')} LIMIT ${raw(String(n))} FOR UPDATE SKIP LOCKED`,
+            FROM ${unscoped(jobResultResource, 'r').table} WHERE ${waiting(now, 'r')} ORDER BY r.${ident('date_created')} LIMIT ${raw(String(n))} FOR UPDATE SKIP LOCKED`,
       );
       if (!rows.length) return [];
       await tx.execute(
@@ -202,7 +208,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async execute(row: Row): Promise<void> {
     const lines: JobLogLine[] = [];
-    let status: 'SUCCESS' | 'FAILURE' = 'SUCCESS';
+    let status: 'SUCCESS' | 'FAILURE' | 'RETRY' = 'SUCCESS';
+    let retryAfter: Date | null = null;
     let result: unknown = null;
     let traceback: string | null = null;
     const registered = this.jobs.get(String(row.task_name));
@@ -214,6 +221,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
         ctx,
         resultId: String(row.id),
         jobName: String(row.name),
+        attempt: Number(row._attempts ?? 0) + 1,
         log,
         debug: (m, o) => log('debug', m, o),
         info: (m, o) => log('info', m, o),
@@ -233,6 +241,13 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
           return value;
         })) ?? null;
     } catch (e) {
+      if (e instanceof JobRetry) {
+        status = 'RETRY';
+        retryAfter = new Date(this.clock().getTime() + e.delayMs);
+        lines.push({ level: 'warning', message: e.message });
+        await this.finish(row, status, null, null, lines, retryAfter).catch((err) => this.logger.error(`job result ${row.id}: ${describe(err)}`));
+        return;
+      }
       status = 'FAILURE';
       lines.push({ level: e instanceof JobFailed ? 'failure' : 'error', message: describe(e) });
       if (!(e instanceof JobFailed)) traceback = e instanceof Error ? e.stack ?? String(e) : String(e);
@@ -240,7 +255,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.finish(row, status, result, traceback, lines).catch((e) => this.logger.error(`job result ${row.id}: ${describe(e)}`));
   }
 
-  private async finish(row: Row, status: string, result: unknown, traceback: string | null, lines: JobLogLine[]): Promise<void> {
+  private async finish(row: Row, status: string, result: unknown, traceback: string | null, lines: JobLogLine[], retryAfter: Date | null = null): Promise<void> {
     const now = this.clock();
     await this.db.transaction(async (tx) => {
       await insertRows(
@@ -260,9 +275,10 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       );
       const d = tx.dialect;
       await tx.execute(
-        sql`UPDATE ${unscoped(jobResultResource).table} SET ${ident('status')} = ${status}, ${ident('date_done')} = ${now}, ${ident('result')} = ${d.toDb(result, 'json')}, ${ident('traceback')} = ${traceback}, ${ident('last_updated')} = ${now}${
+        sql`UPDATE ${unscoped(jobResultResource).table} SET ${ident('status')} = ${status}, ${ident('date_done')} = ${retryAfter ? null : now}, ${ident('_run_after')} = ${retryAfter},
+          ${ident('_attempts')} = ${Number(row._attempts ?? 0) + 1}, ${ident('result')} = ${d.toDb(result, 'json')}, ${ident('traceback')} = ${traceback}, ${ident('last_updated')} = ${now}${
           // What a job that may have sensitive variables was given is not kept once it has run.
-          row.sensitive ? sql`, ${ident('task_kwargs')} = ${d.toDb({}, 'json')}` : sql``
+          row.sensitive && !retryAfter ? sql`, ${ident('task_kwargs')} = ${d.toDb({}, 'json')}` : sql``
         } WHERE ${ident('id')} = ${String(row.id)}`,
       );
     });

@@ -1,5 +1,6 @@
 import { defineResource, model } from '../../../../core/resource/definition';
 import { field } from '../../../../core/resource/fields';
+import { column } from '../../../../database/schema/schema';
 import { userResource } from '../../../users/resources/user.resource';
 import { RESULT_STATUSES } from '../choices';
 import { jobResource } from './job.resource';
@@ -37,6 +38,8 @@ export const jobResultResource = defineResource({
     meta: field.json({ nullable: true }),
     scheduled_job: field.foreignKey(model('extras.scheduledjob'), { nullable: true, relatedName: 'job_results' }),
   },
+  // A run that asked to be tried again (RETRY) waits until `_run_after`; `_attempts` counts its runs.
+  columns: { _run_after: column.datetime({ nullable: true }), _attempts: column.integer({ nullable: true }) },
   search: ['name', 'status'],
   features: ['customFields'],
   // The worker's queue: what is waiting, oldest first.
