@@ -95,6 +95,17 @@ export class Db implements Executor {
     }
   }
 
+  /**
+   * Runs `fn` once the transaction open in the current async context commits (never, if it
+   * rolls back), outside any transaction; at once when none is open. For work that must see
+   * what the transaction wrote and must not join it (waking the job worker).
+   */
+  afterCommit(fn: () => void): void {
+    const tx = this.current.getStore();
+    if (tx) tx.committed.push(fn);
+    else fn();
+  }
+
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     const open = this.current.getStore();
     if (open) return fn(open);
@@ -109,6 +120,7 @@ export class Db implements Executor {
       await tx.end();
       await qr.commitTransaction();
       this.statements++;
+      for (const cb of tx.committed) this.current.exit(cb);
       return result;
     } catch (err) {
       // A statement the work started and did not wait for (one branch of a Promise.all that
@@ -144,6 +156,8 @@ class Tx implements Executor {
   readonly inTransaction = true;
   /** Watched tables this transaction may have changed. */
   readonly touched = new Set<TableWatch>();
+  /** What runs once it commits (Db.afterCommit). */
+  readonly committed: (() => void)[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private ended = false;
   constructor(private readonly db: Db, private readonly qr: QueryRunner) {}

@@ -34,7 +34,7 @@ const classPathOf = (job: Row) => `${job.module_name}.${job.job_class_name}`;
  */
 @Injectable()
 export class JobQueue {
-  /** Told after a commit that queued something (the worker of this process looks at once). */
+  /** Told when something was queued, in a transaction or not (the worker of this process looks once it commits). */
   onQueued: () => void = () => undefined;
 
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}

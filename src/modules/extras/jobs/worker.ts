@@ -67,7 +67,8 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.settings.JOBS_WORKER) return;
-    this.queue.onQueued = () => this.kick();
+    // Queued inside a transaction: look once it commits, outside it (the worker's statements must not join it).
+    this.queue.onQueued = () => this.db.afterCommit(() => this.kick());
     await this.jobs.ready;
     this.schedule();
   }
