@@ -91,8 +91,8 @@ export const moduleResource = defineResource({
   ordering: ['parent_module_bay_id', 'location_id', 'module_type_id', 'asset_tag', 'serial'],
   display: (r, h) => {
     const type = String(h.related('module_type')?.model ?? '');
-    const location = h.related('location');
-    if (location) return `${moduleText(type, r.serial, r.asset_tag)} at location ${location.name}`;
+    // In storage: at its location, named where the requester may view it.
+    if (r.location_id) return `${moduleText(type, r.serial, r.asset_tag)} at location ${h.related('location')?.name ?? ''}`;
     const bay = h.related('parent_module_bay');
     return `${type} installed in ${bay ? (holderText(bay, '', MODULE_DEPTH - 1) ?? bay.name) : ''}`;
   },
