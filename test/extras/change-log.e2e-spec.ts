@@ -275,6 +275,15 @@ eachDatabase('change log', (t) => {
     await t().get(`${CHANGES}${hiddenRecord.id}/`, oneTenant).expect(404);
     const csv = await t().get(`${CHANGES}?limit=1000`, oneTenant).set('Accept', 'text/csv').expect(200);
     expect(csv.text).not.toContain('Scoped hidden');
+
+    // A record names its object and nothing more: a tree object's record does not carry the
+    // names of its ancestors (which its reader may not view), as the live display would.
+    const parent = await post('/api/tenancy/tenant-groups/', { name: 'Secret parent group' });
+    const child = await post('/api/tenancy/tenant-groups/', { name: 'Open child group', parent: parent.id });
+    const [record] = (await t().get(`${CHANGES}?changed_object_id=${child.id}`).expect(200)).body.results;
+    expect(record.object_repr).toBe('Open child group');
+    expect(record.object_data_v2.display).toBe('Open child group');
+    expect(JSON.stringify(record)).not.toContain('Secret parent group');
   });
 
   it('cleans up records older than the retention, in batches; 0 keeps them all', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, param, sql } from '../../../database/sql';
-import type { RequestContext } from '../../../core/context';
+import { RequestContext, type PermissionResolver } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
 import { unscoped } from '../../../core/resource/query/rows';
@@ -39,7 +39,12 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
   const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
   if (!rows.length) return [];
-  const reps = (await new Representer(ctx, exec).represent(def, rows, { depth: 0, include: new Set() })) as Obj[];
+  // Represented as someone who may view these objects and nothing else: a record is read by
+  // whoever may view its object, so its text (the display of a tree object names its ancestors,
+  // a module its bay) must name nothing more than the object itself.
+  const own: PermissionResolver = { constraints: async (_p, t) => (t === objectType(def) ? [{ id__in: rows.map((r) => String(r.id)) }] : []) };
+  const snapshot = new RequestContext(ctx.db, ctx.settings, ctx.registry, own, ctx.principal, ctx.apiVersion, ctx.baseUrl, ctx.now, ctx.requestId);
+  const reps = (await new Representer(snapshot, exec).represent(def, rows, { depth: 0, include: new Set() })) as Obj[];
   const tagNames = await namesOfTags(ctx, exec, reps);
   const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
   const time = ctx.now();
