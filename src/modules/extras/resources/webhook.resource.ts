@@ -1,17 +1,10 @@
 import { defineResource, type ResourceDefinition } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { templates } from '../../../core/template/template';
+import { HTTP_METHODS } from './external-integration.resource';
 import { ident, inList, sql } from '../../../database/sql';
 import { validateWebhookUrlFormat, WebhookUrlError } from '../webhooks/url-policy';
 import { webhookPolicy } from '../webhooks/policy';
-
-export const WEBHOOK_HTTP_METHODS = [
-  ['GET', 'GET'],
-  ['POST', 'POST'],
-  ['PUT', 'PUT'],
-  ['PATCH', 'PATCH'],
-  ['DELETE', 'DELETE'],
-] as const;
 
 const ACTIONS = [
   ['type_create', 'create'],
@@ -46,7 +39,7 @@ export const webhookResource = defineResource({
     type_delete: field.boolean({ help: 'Call this webhook when a matching object is deleted.' }),
     payload_url: field.string({ required: true, maxLength: 500, label: 'URL', help: 'A POST will be sent to this URL when the webhook is called.' }),
     enabled: field.boolean({ default: true }),
-    http_method: field.choice(WEBHOOK_HTTP_METHODS, { default: 'POST', maxLength: 30, label: 'HTTP method' }),
+    http_method: field.choice(HTTP_METHODS, { default: 'POST', maxLength: 30, label: 'HTTP method' }),
     http_content_type: field.string({ default: 'application/json', maxLength: 255, label: 'HTTP content type', help: 'The complete list of official content types is available at https://www.iana.org/assignments/media-types/media-types.xhtml.' }),
     additional_headers: field.text({
       help: 'User-supplied HTTP headers to be sent with the request in addition to the HTTP content type. Headers should be defined in the format Name: Value. Template processing is supported with the same context as the request body (below).',
