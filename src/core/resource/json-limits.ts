@@ -33,3 +33,18 @@ export function checkJsonDepth(value: unknown): void {
 export function jsonHasNul(text: string): boolean {
   return text.includes('u0000') && /(^|[^\\])(\\\\)*\\u0000/i.test(text);
 }
+
+/**
+ * The value with every object or array nested deeper than `max` levels replaced by its JSON
+ * text, so it fits a JSON column (a copy that embeds stored values one level further down: a
+ * change record's `custom_fields`). Values that fit come back unchanged (the same object).
+ */
+export function fitDepth<T>(value: T, max: number = MAX_STORED_JSON_DEPTH): T {
+  if (!nestedDeeperThan(value, max)) return value;
+  const cut = (v: unknown, depth: number): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (depth > max) return JSON.stringify(v);
+    return Array.isArray(v) ? v.map((x) => cut(x, depth + 1)) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x, depth + 1)]));
+  };
+  return cut(value, 1) as T;
+}

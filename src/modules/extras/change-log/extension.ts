@@ -4,6 +4,7 @@ import { ident, inList, join, param, sql } from '../../../database/sql';
 import { RequestContext, type PermissionResolver } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
+import { fitDepth } from '../../../core/resource/json-limits';
 import { unscoped } from '../../../core/resource/query/rows';
 import { Representer } from '../../../core/resource/serialize/representer';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
@@ -68,8 +69,9 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
       change_context_detail: ctx.changeContext.detail.slice(0, MAX_CHANGE_CONTEXT_DETAIL),
       ...relatedObject(def, row),
       object_repr: String(rep.display ?? id).slice(0, MAX_OBJECT_REPR),
-      object_data: storedData(def, row, rep, tagNames),
-      object_data_v2: rep,
+      // Custom field values sit a level deeper here than on their object: deeper ones are kept as text.
+      object_data: fitDepth(storedData(def, row, rep, tagNames)),
+      object_data_v2: fitDepth(rep),
     });
   }
   return out;
