@@ -93,11 +93,14 @@ eachDatabase('messages naming only what the requester may view', (t) => {
   });
 
   it("names an image file's version only where the requester may view it, and the device type by its model", async () => {
-    const device = { name: 'hn-r2', device_type: w.other.id, role: w.device.role.id, status: 'Active', location: w.site.id, software_image_files: [w.file.id] };
-    expect(await refused('/api/dcim/devices/', device)).toEqual({
+    // A device takes the image files it is given (as the reference); its device type may not then
+    // change to one the files are not valid for.
+    const device = (await t().post('/api/dcim/devices/', { name: 'hn-r2', device_type: w.chassis.id, role: w.device.role.id, status: 'Active', location: w.site.id, software_image_files: [w.file.id] }).expect(201)).body;
+    const change = async (token?: string) => (await t().patch(`/api/dcim/devices/${device.id}/`, { device_type: w.other.id }, token).expect(400)).body;
+    expect(await change()).toEqual({
       software_image_files: ["Software image file SecretOS - 6.6.6 - hn.bin for version 'SecretOS - 6.6.6' is not valid for device type HN other."],
     });
-    const body = await refused('/api/dcim/devices/', device, tok);
+    const body = await change(tok);
     expect(body).toEqual({ software_image_files: ['Software image file hn.bin is not valid for device type HN other.'] });
     clean(body);
   });
