@@ -1,21 +1,9 @@
 import type { Executor } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
+import type { ChangeRecord } from '../change-log/listeners';
 import { pythonTimestamp, type WebhookContext } from './deliver';
 
 type Obj = Record<string, unknown>;
-
-/** What dispatch reads of a change record (the change log's record, as its listeners receive it). */
-export interface ChangeRecordLike {
-  id: string;
-  time: Date;
-  user_name: string;
-  request_id: string;
-  action: 'create' | 'update' | 'delete';
-  changed_object_type: string;
-  changed_object_id: string;
-  object_data: Obj;
-  object_data_v2: Obj | null;
-}
 
 /** One request to send: a webhook and the change it reports. */
 export interface WebhookDelivery {
@@ -41,7 +29,7 @@ function shallowDiff(before: Obj, after: Obj): Obj {
  * after is the record's own (none on delete); `differences` is a shallow diff. One statement for
  * the batch: the latest earlier record of each object.
  */
-export async function snapshots(exec: Executor, records: ChangeRecordLike[]): Promise<Map<string, WebhookContext['snapshots']>> {
+export async function snapshots(exec: Executor, records: ChangeRecord[]): Promise<Map<string, WebhookContext['snapshots']>> {
   const out = new Map<string, WebhookContext['snapshots']>();
   const needPrior = records.filter((r) => r.action !== 'create');
   const prior = new Map<string, Obj | null>();
@@ -78,7 +66,7 @@ export async function snapshots(exec: Executor, records: ChangeRecordLike[]): Pr
  * type and the action, times each record (the reference's enqueue_webhooks). One statement when
  * no webhook matches, two when some do.
  */
-export async function webhookDeliveries(exec: Executor, model: string, records: ChangeRecordLike[], now: Date): Promise<WebhookDelivery[]> {
+export async function webhookDeliveries(exec: Executor, model: string, records: ChangeRecord[], now: Date): Promise<WebhookDelivery[]> {
   if (!records.length) return [];
   const { action, changed_object_type: type } = records[0];
   const hooks = await exec.query<{ id: string }>(
