@@ -13,6 +13,8 @@ export interface ReadOptions {
   excludeM2m?: boolean;
   /** Opt-in extras: relationships, computed_fields, config_context. */
   include?: ReadonlySet<string>;
+  /** `false`: leave count fields out (a change record's data: the reference's serializer skips counts its object was not annotated with). */
+  counts?: boolean;
 }
 
 /** Everything loaded for one batch of rows of one model at one level. */

@@ -134,7 +134,7 @@ export class Representer {
       }
       // Count fields: counted by the page query itself (pageExtras), or else here, all of
       // them in one statement through the same joins.
-      const counted = fields.filter((f) => f.kind === 'count');
+      const counted = opts.counts === false ? [] : fields.filter((f) => f.kind === 'count');
       if (counted.length) {
         const source = counted.some((f) => COUNT_COLUMN + f.name in rows[0]) ? Promise.resolve(rows) : countRows(this, def, rows);
         jobs.push(
@@ -302,7 +302,7 @@ export class Representer {
           }
           break;
         case 'count':
-          if (b.root) out[f.name] = b.counts.get(f.name)?.get(id) ?? 0;
+          if (b.root && opts.counts !== false) out[f.name] = b.counts.get(f.name)?.get(id) ?? 0;
           break;
         case 'computed':
           if (b.root || f.nested !== false) out[f.name] = f.load || f.reverse ? (b.loaded.get(f.name)?.get(id) ?? null) : f.read(row, ctx);

@@ -19,7 +19,9 @@ type Obj = Record<string, unknown>;
  * each batch a write makes becomes one change record per object, in the write's transaction
  * (a failed write leaves none), with one INSERT per batch. The object's data is read as it is
  * after a create or update and as it was before a delete: the stored fields (`object_data`,
- * the reference's serialize_object) and the REST representation at depth 0 (`object_data_v2`).
+ * the reference's serialize_object) and the REST representation at depth 0 (`object_data_v2`),
+ * without count fields, as the reference's serializer leaves out counts its object was not
+ * annotated with.
  */
 export const changeLogExtension: ModelExtension = {
   observe: {
@@ -45,7 +47,7 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
   // a module its bay) must name nothing more than the object itself.
   const own: PermissionResolver = { constraints: async (_p, t) => (t === objectType(def) ? [{ id__in: rows.map((r) => String(r.id)) }] : []) };
   const snapshot = new RequestContext(ctx.db, ctx.settings, ctx.registry, own, ctx.principal, ctx.apiVersion, ctx.baseUrl, ctx.now, ctx.requestId);
-  const reps = (await new Representer(snapshot, exec).represent(def, rows, { depth: 0, include: new Set() })) as Obj[];
+  const reps = (await new Representer(snapshot, exec).represent(def, rows, { depth: 0, include: new Set(), counts: false })) as Obj[];
   const tagNames = await namesOfTags(ctx, exec, reps);
   const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
   const time = ctx.now();

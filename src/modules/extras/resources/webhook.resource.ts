@@ -23,6 +23,7 @@ const webhookable = (d: ResourceDefinition) => !d.readOnly && d.app !== 'users' 
 export const webhookResource = defineResource({
   app: 'extras',
   model: 'webhook',
+  watched: true,
   slug: 'webhooks',
   naturalKey: ['name'],
   ordering: ['name'],

@@ -1,4 +1,8 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { SETTINGS } from '../../../config/settings.module';
+import type { Settings } from '../../../config/settings';
+import { ResourceRegistry } from '../../../core/resource/registry';
+import type { WatchedCache } from '../../../database/change-feed';
 import { Db } from '../../../database/db';
 import { ident, sql } from '../../../database/sql';
 import type { ExtensionContext } from '../../../core/resource/extension';
@@ -9,21 +13,31 @@ import { JobQueue } from '../jobs/job-queue';
 import { jobQueueResource } from '../jobs/resources/job-queue.resource';
 import { jobResource } from '../jobs/resources/job.resource';
 import { DELIVERY_JOB } from './delivery.job';
-import { webhookDeliveries } from './dispatch';
+import { loadWebhooks, webhookDeliveries, type WebhookRow } from './dispatch';
+
+/** How long the webhooks are kept while every change to their tables is heard. */
+const HEARD_TTL_MS = 60_000;
 
 /**
  * Hears every batch of change records (inside the write's transaction) and queues a delivery
  * job per (webhook, change) the batch triggers: a rolled back write queues nothing, and a slow or
- * failing receiver never holds or fails a write. One statement when no webhook matches.
+ * failing receiver never holds or fails a write. The enabled webhooks are kept in a
+ * `WatchedCache` of their tables (as custom field definitions are): no statement when no webhook
+ * matches.
  */
 @Injectable()
 export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
   private off: (() => void) | null = null;
+  private readonly webhooks: WatchedCache<'all', WebhookRow[]>;
 
   constructor(
     private readonly db: Db,
     private readonly queue: JobQueue,
-  ) {}
+    registry: ResourceRegistry,
+    @Inject(SETTINGS) settings: Settings,
+  ) {
+    this.webhooks = db.feed.cache(registry.watchedTables(['extras.webhook']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+  }
 
   onModuleInit(): void {
     this.off = onChanges((x, event) => this.dispatch(x, event));
@@ -36,7 +50,8 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
   private async dispatch(x: ExtensionContext, event: ChangeEvent): Promise<void> {
     // Listeners are the process's: this app's changes only (tests run several apps in one process).
     if (x.ctx.db !== this.db) return;
-    const deliveries = await webhookDeliveries(x.exec, x.def.model, event.records, x.ctx.now());
+    const webhooks = (await this.webhooks.get('all', () => loadWebhooks(x.exec)))!;
+    const deliveries = await webhookDeliveries(x.exec, x.def.model, event.records, x.ctx.now(), webhooks);
     if (!deliveries.length) return;
     const [job] = await x.exec.query(
       sql`SELECT j.*, q.${ident('id')} AS ${ident('queue_id')}, q.${ident('name')} AS ${ident('queue_name')} FROM ${unscoped(jobResource, 'j').table}

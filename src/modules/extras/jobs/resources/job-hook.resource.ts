@@ -43,6 +43,7 @@ async function conflicts(s: WriteState, w: WriteContext) {
 export const jobHookResource = defineResource({
   app: 'extras',
   model: 'jobhook',
+  watched: true,
   slug: 'job-hooks',
   verboseName: 'job hook',
   naturalKey: ['name'],

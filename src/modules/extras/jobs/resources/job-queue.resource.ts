@@ -10,6 +10,7 @@ import { QUEUE_TYPES } from '../choices';
 export const jobQueueResource = defineResource({
   app: 'extras',
   model: 'jobqueue',
+  watched: true,
   slug: 'job-queues',
   verboseName: 'job queue',
   mixins: [named(255)],

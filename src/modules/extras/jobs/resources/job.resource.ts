@@ -25,6 +25,7 @@ const override = (o: object = {}) => field.boolean({ help: OVERRIDE_HELP, ...o }
 export const jobResource = defineResource({
   app: 'extras',
   model: 'job',
+  watched: true,
   slug: 'jobs',
   naturalKey: ['name'],
   ordering: ['grouping', 'name'],
