@@ -36,7 +36,7 @@ import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
-import { DynamicGroups1795781476738 } from './1795781476738-dynamic-groups';
+import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -78,5 +78,5 @@ export const postgresMigrations = [
   ComputedFieldsAndContentTypes1795769711367,
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
-  DynamicGroups1795781476738,
+  DynamicGroups1795781988887,
 ];

@@ -100,7 +100,16 @@ async function filterCondition(r: GroupReader, filter: Record<string, unknown>):
  * wrapped so that NULL means "not a member". A dynamic-set group without children holds
  * nothing (the reference's empty Q() would hold everything). A cycle holds nothing.
  */
-export async function groupCondition(r: GroupReader, defs: GroupDefinitions, id: string, seen: Set<string> = new Set()): Promise<Sql> {
+export async function groupCondition(r: GroupReader, defs: GroupDefinitions, id: string, seen: Set<string> = new Set(), done = new Map<string, Sql>()): Promise<Sql> {
+  // A group met twice in a tree is compiled once (its filter's name lookups run once).
+  const known = done.get(id);
+  if (known) return known;
+  const cond = await compileGroup(r, defs, id, seen, done);
+  done.set(id, cond);
+  return cond;
+}
+
+async function compileGroup(r: GroupReader, defs: GroupDefinitions, id: string, seen: Set<string>, done: Map<string, Sql>): Promise<Sql> {
   const g = defs.groups.get(id);
   if (!g || seen.has(id)) return FALSE;
   if (g.groupType === 'dynamic-filter') return filterCondition(r, g.filter);
@@ -112,7 +121,7 @@ export async function groupCondition(r: GroupReader, defs: GroupDefinitions, id:
   const inner = new Set(seen).add(id);
   let query: Sql | null = null;
   for (const child of defs.children.get(id) ?? []) {
-    const next = sql`COALESCE((${await groupCondition(r, defs, child.group, inner)}), ${FALSE})`;
+    const next = sql`COALESCE((${await groupCondition(r, defs, child.group, inner, done)}), ${FALSE})`;
     if (child.operator === 'union') query = query ? or([query, next]) : next;
     else if (child.operator === 'intersection') query = query ? and([query, next]) : next;
     else if (child.operator === 'difference') query = query ? and([query, sql`NOT ${next}`]) : sql`NOT ${next}`;
@@ -124,6 +133,7 @@ export async function groupCondition(r: GroupReader, defs: GroupDefinitions, id:
 export async function membersCondition(r: GroupReader, type: string, ids: string[]): Promise<Sql> {
   const defs = await groupDefinitions(r, type);
   const parts: Sql[] = [];
-  for (const id of ids) parts.push(sql`COALESCE((${await groupCondition(r, defs, id)}), ${FALSE})`);
+  const done = new Map<string, Sql>();
+  for (const id of ids) parts.push(sql`COALESCE((${await groupCondition(r, defs, id, new Set(), done)}), ${FALSE})`);
   return parts.length ? or(parts) : FALSE;
 }
