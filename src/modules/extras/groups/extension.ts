@@ -1,6 +1,5 @@
 import { objectType } from '../../../core/resource/definition';
 import type { ModelExtension } from '../../../core/resource/extension';
-import { UnknownFilterError } from '../../../core/resource/extension';
 import { groupable, GROUP_TYPE } from './definitions';
 import { membersCondition } from './members';
 
@@ -13,11 +12,11 @@ import { membersCondition } from './members';
  */
 export const dynamicGroupsExtension: ModelExtension = {
   feature: 'customFields',
+  applies: groupable,
   filters: {
     dynamic_groups: {
       lookups: ['', 'n'],
       async compile(values, _lookup, h) {
-        if (!groupable(h.def)) throw new UnknownFilterError('dynamic_groups');
         const type = objectType(h.def);
         const groups = h.ctx.registry.get(GROUP_TYPE)!;
         const ids = await h.resolveIds(groups, values);
