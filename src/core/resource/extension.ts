@@ -15,6 +15,8 @@ import type { Field, OpenApiSchema, ScalarField } from './fields';
 export interface ModelExtension {
   /** The feature a model lists in `features` to take it; absent: every model takes it. */
   feature?: Feature;
+  /** Further narrows which models take it (those of the feature this predicate accepts). */
+  applies?: (def: ResourceDefinition) => boolean;
   /** Fields added to the model (its own field of the same name wins). */
   fields?(def: ResourceDefinition, lookup: (type: string) => ResourceDefinition | undefined): Record<string, Field>;
   /** Filter names that stand for another (`tag` -> `tags`). */

@@ -56,7 +56,7 @@ export class ResourceRegistry {
   add(def: ResourceDefinition): void {
     const type = objectType(def);
     if (this.byType.has(type)) throw new Error(`Resource ${type} is defined twice`);
-    const taken = this.extensions.filter((e) => !e.feature || def.features.includes(e.feature));
+    const taken = this.extensions.filter((e) => (!e.feature || def.features.includes(e.feature)) && (!e.applies || e.applies(def)));
     this.extensionsByDef.set(def, taken);
     for (const e of taken) {
       for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = nameField(name, { ...f });
@@ -78,7 +78,7 @@ export class ResourceRegistry {
 
   /** The extensions a model takes, in the order the apps registered them. */
   extensionsOf(def: ResourceDefinition): ModelExtension[] {
-    return this.extensionsByDef.get(def) ?? this.extensions.filter((e) => !e.feature || def.features.includes(e.feature));
+    return this.extensionsByDef.get(def) ?? this.extensions.filter((e) => (!e.feature || def.features.includes(e.feature)) && (!e.applies || e.applies(def)));
   }
 
   provide(key: string, service: unknown): void {

@@ -23,13 +23,20 @@ export interface Dimension {
   tree?: boolean;
   /** The reference's filters on config contexts that name it (`location`, `location_id`). */
   filters: string[];
+  /**
+   * The object's values are the dynamic groups it is a member of now (computed by the groups'
+   * own conditions, not read from a path): `paths` is empty.
+   */
+  groups?: boolean;
+  /** limit_choices_to of the context's field, in the filter language. */
+  limit?: Record<string, unknown>;
 }
 
-const dim = (field: string, target: string, paths: string[], filters: string[], tree = false): Dimension => ({ field, target, paths, filters, tree });
+const dim = (field: string, target: string, paths: string[], filters: string[], tree = false, more: Partial<Dimension> = {}): Dimension => ({ field, target, paths, filters, tree, ...more });
 
 /**
- * One line per dimension, in the reference's field order; `dynamic_groups` is off in the
- * reference unless CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED (and netkeel has no dynamic groups yet).
+ * One line per dimension, in the reference's field order. `dynamic_groups` (groups of devices or
+ * virtual machines) is on: the reference has it behind CONFIG_CONTEXT_DYNAMIC_GROUPS_ENABLED.
  */
 export const DIMENSIONS: Dimension[] = [
   dim('locations', 'dcim.location', ['location', 'cluster__location'], ['location', 'location_id'], true),
@@ -42,6 +49,7 @@ export const DIMENSIONS: Dimension[] = [
   dim('tenants', 'tenancy.tenant', ['tenant'], ['tenant', 'tenant_id']),
   dim('device_redundancy_groups', 'dcim.deviceredundancygroup', ['device_redundancy_group'], ['device_redundancy_group']),
   dim('tags', 'extras.tag', ['tags'], ['tag']),
+  dim('dynamic_groups', 'extras.dynamicgroup', [], [], false, { groups: true, limit: { content_type: ['dcim.device', 'virtualization.virtualmachine'] } }),
 ];
 
 export const CONTEXT_TABLE = 'extras_configcontext';
@@ -54,7 +62,7 @@ export function dimensionThrough(d: Dimension): ManyToManyField['through'] {
 
 /** The context's many-to-many fields, one per dimension (written through the API, not CSV, as other many-to-many fields). */
 export function dimensionFields(): Record<string, ManyToManyField> {
-  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+' })]));
+  return Object.fromEntries(DIMENSIONS.map((d) => [d.field, field.manyToMany(model(d.target), dimensionThrough(d), { writable: true, relatedName: '+', ...(d.limit ? { limit: () => d.limit as Record<string, unknown> } : {}) })]));
 }
 
 /** The reference's filter names, each an alias of its dimension's field filter. */

@@ -6,6 +6,7 @@ import { ident, inList, sql } from '../../../database/sql';
 import { dataError } from '../../../core/json-schema/json-schema';
 import { isObject, OBJECT_FORM } from './owner';
 import { jsonOf, Matches, matchContexts, renderContext } from './render';
+import { linkedGroupMembers } from '../groups/config-contexts';
 
 export const CONFIG_CONTEXT_SCHEMA = 'extras.configcontextschema';
 
@@ -80,7 +81,7 @@ export const configContextsExtension: ModelExtension = {
   represent: {
     keys: { config_context: { schema: { type: 'object', additionalProperties: true }, type: 'json', label: 'Config context' } },
     include: 'config_context',
-    load: ({ exec, ctx, def }, rows) => matchContexts(exec, ctx.registry, def, rows.map((r) => String(r.id))),
+    load: async ({ exec, ctx, def }, rows) => matchContexts(exec, ctx.registry, def, rows.map((r) => String(r.id)), await linkedGroupMembers(ctx, exec, def)),
     write(out, row, _url, loaded) {
       out.config_context = renderContext(loaded as Matches, String(row.id), row.local_config_context_data);
     },

@@ -11,7 +11,13 @@ import { isObject } from './owner';
 type Obj = Record<string, unknown>;
 
 /** How a model finds its value(s) of a dimension: one id per object (a foreign-key path) or a set (tags). */
-type Source = { dim: Dimension; kind: 'one'; expr: Sql; target: ResourceDefinition } | { dim: Dimension; kind: 'set'; select: Sql } | { dim: Dimension; kind: 'none' };
+type Source = { dim: Dimension; kind: 'one'; expr: Sql; target: ResourceDefinition } | { dim: Dimension; kind: 'set'; select: Sql } | { dim: Dimension; kind: 'groups' } | { dim: Dimension; kind: 'none' };
+
+/** A dynamic group linked to some context, and the ids of its members as a sub-select (groups/config-contexts.ts). */
+export interface GroupMembers {
+  id: string;
+  members: Sql;
+}
 
 /**
  * The first of a dimension's paths the model has, as SQL over the object's alias `o`: a chain
@@ -21,6 +27,7 @@ type Source = { dim: Dimension; kind: 'one'; expr: Sql; target: ResourceDefiniti
  * match it (the reference's `Q(device_types=None)` for a virtual machine).
  */
 function sourceOf(def: ResourceDefinition, dim: Dimension): Source | null {
+  if (dim.groups) return { dim, kind: 'groups' };
   for (const path of dim.paths) {
     let current = def;
     let expr: Sql = ident('o', 'id');
@@ -81,7 +88,7 @@ export interface Matches {
  * may view of contexts, locations or tenant groups, as the reference renders them (its
  * annotation reads them unrestricted).
  */
-export async function matchContexts(exec: Executor, registry: ResourceRegistry, def: ResourceDefinition, ids: string[]): Promise<Matches> {
+export async function matchContexts(exec: Executor, registry: ResourceRegistry, def: ResourceDefinition, ids: string[], groups: GroupMembers[] = []): Promise<Matches> {
   const out: Matches = { byObject: new Map(), data: new Map() };
   const contexts = registry.get('extras.configcontext');
   if (!contexts || !ids.length) return out;
@@ -101,7 +108,16 @@ export async function matchContexts(exec: Executor, registry: ResourceRegistry, 
       return;
     }
     let pairs: Sql;
-    if (s.kind === 'set') {
+    if (s.kind === 'groups') {
+      // The object's groups: per linked group of its content type, the links of those objects of the page it holds.
+      const per = groups.map(
+        (g) =>
+          sql`SELECT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${g.id} WHERE ${ident('x', 'id')} IN ${g.members}`,
+      );
+      pairs = per.length
+        ? sql`SELECT DISTINCT ${ident('u', 'oid')}, ${ident('u', 'cid')} FROM (${join(per, ' UNION ALL ')}) ${ident('u')}`
+        : sql`SELECT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON 1=0`;
+    } else if (s.kind === 'set') {
       // The object's own set (tags): `o` is the object's row in `objs`.
       pairs = sql`SELECT DISTINCT ${ident('o', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('o')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} IN (${s.select})`;
     } else if (s.dim.tree && s.target.tree) {
