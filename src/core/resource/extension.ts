@@ -15,6 +15,11 @@ import type { Field, OpenApiSchema, ScalarField } from './fields';
 export interface ModelExtension {
   /** The feature a model lists in `features` to take it; absent: every model takes it. */
   feature?: Feature;
+  /**
+   * Which models take it, where no one feature says so (the reference's model flags: the models
+   * contacts may be associated with); when given, `feature` is not consulted.
+   */
+  applies?(def: ResourceDefinition): boolean;
   /** Fields added to the model (its own field of the same name wins). */
   fields?(def: ResourceDefinition, lookup: (type: string) => ResourceDefinition | undefined): Record<string, Field>;
   /** Filter names that stand for another (`tag` -> `tags`). */

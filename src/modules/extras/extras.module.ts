@@ -28,6 +28,7 @@ import { relationshipResource } from './resources/relationship.resource';
 import { relationshipAssociationResource } from './resources/relationship-association.resource';
 import { jobControllers, jobProviders, jobResources } from './jobs';
 import { JobQueue } from './jobs/job-queue';
+import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -59,11 +60,12 @@ export const extrasApp = defineApp({
     ...jobResources,
     objectChangeResource,
     webhookResource,
+    ...contactsResources,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
-  extensions: extrasExtensions,
-  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher],
+  extensions: [...extrasExtensions, ...contactsExtensions],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...contactsControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...contactsProviders],
   exports: [JobQueue],
 });
