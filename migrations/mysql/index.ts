@@ -35,6 +35,7 @@ import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-comp
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
 import { HookNotifications1795781492352 } from './1795781492352-hook-notifications';
+import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
@@ -76,5 +77,6 @@ export const mysqlMigrations = [
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
   HookNotifications1795781492352,
+  Contacts1795781556896,
   DynamicGroups1795781988887,
 ];

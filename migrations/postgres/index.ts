@@ -37,6 +37,7 @@ import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-comp
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
 import { HookNotifications1795781492352 } from './1795781492352-hook-notifications';
+import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
@@ -80,5 +81,6 @@ export const postgresMigrations = [
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
   HookNotifications1795781492352,
+  Contacts1795781556896,
   DynamicGroups1795781988887,
 ];

@@ -15,8 +15,11 @@ import type { Field, OpenApiSchema, ScalarField } from './fields';
 export interface ModelExtension {
   /** The feature a model lists in `features` to take it; absent: every model takes it. */
   feature?: Feature;
-  /** Further narrows which models take it (those of the feature this predicate accepts). */
-  applies?: (def: ResourceDefinition) => boolean;
+  /**
+   * Which models take it, beyond (or, without a feature, instead of) a feature: those this
+   * predicate accepts (the reference's model flags: the models contacts may be associated with).
+   */
+  applies?(def: ResourceDefinition): boolean;
   /** Fields added to the model (its own field of the same name wins). */
   fields?(def: ResourceDefinition, lookup: (type: string) => ResourceDefinition | undefined): Record<string, Field>;
   /** Filter names that stand for another (`tag` -> `tags`). */

@@ -8,6 +8,9 @@ import { append } from '../collections';
 import { SEED_TABLE } from './seed';
 import { AUTH_THROTTLE_TABLE } from '../auth/throttle.table';
 
+/** Whether a model takes an extension: its feature among the model's (none: every model), and the extension's own test where it has one. */
+const takes = (def: ResourceDefinition, e: ModelExtension) => (!e.feature || def.features.includes(e.feature)) && (!e.applies || e.applies(def));
+
 export interface ReverseRelation {
   def: ResourceDefinition;
   field: ForeignKeyField;
@@ -56,7 +59,7 @@ export class ResourceRegistry {
   add(def: ResourceDefinition): void {
     const type = objectType(def);
     if (this.byType.has(type)) throw new Error(`Resource ${type} is defined twice`);
-    const taken = this.extensions.filter((e) => (!e.feature || def.features.includes(e.feature)) && (!e.applies || e.applies(def)));
+    const taken = this.extensions.filter((e) => takes(def, e));
     this.extensionsByDef.set(def, taken);
     for (const e of taken) {
       for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = nameField(name, { ...f });
@@ -78,7 +81,7 @@ export class ResourceRegistry {
 
   /** The extensions a model takes, in the order the apps registered them. */
   extensionsOf(def: ResourceDefinition): ModelExtension[] {
-    return this.extensionsByDef.get(def) ?? this.extensions.filter((e) => (!e.feature || def.features.includes(e.feature)) && (!e.applies || e.applies(def)));
+    return this.extensionsByDef.get(def) ?? this.extensions.filter((e) => takes(def, e));
   }
 
   provide(key: string, service: unknown): void {

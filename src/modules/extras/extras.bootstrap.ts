@@ -35,6 +35,9 @@ export const OTHER_STATUSES: [name: string, color: string][] = [
   ['Extended Support', '00bcd4'],
   ['End-of-Life', 'f44336'],
   ['Staging', '2196f3'],
+  // Contact associations.
+  ['Primary', '2196f3'],
+  ['Secondary', 'ffeb3b'],
 ];
 
 /** Roles that some models take by default (the reference's migration 0062 makes the IP address roles, colours from their CSS classes). */
@@ -47,6 +50,11 @@ export const KNOWN_ROLES: [name: string, color: string][] = [
   ['HSRP', '4caf50'],
   ['GLBP', '4caf50'],
   ['CARP', '4caf50'],
+  // Contact associations (the reference's ROLE_COLOR_MAP).
+  ['Administrative', '2196f3'],
+  ['Billing', '4caf50'],
+  ['Support', 'ffeb3b'],
+  ['On Site', '111111'],
 ];
 
 /** The default statuses a model takes: those its status field names, or else every one of DEFAULT_STATUSES. */

@@ -29,6 +29,7 @@ import { relationshipAssociationResource } from './resources/relationship-associ
 import { jobControllers, jobProviders, jobResources } from './jobs';
 import { JobQueue } from './jobs/job-queue';
 import { groupsControllers, groupsExtensions, groupsProviders, groupsResources } from './groups';
+import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -61,11 +62,12 @@ export const extrasApp = defineApp({
     objectChangeResource,
     webhookResource,
     ...groupsResources,
+    ...contactsResources,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
-  extensions: [...extrasExtensions, ...groupsExtensions],
-  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...groupsControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...groupsProviders],
+  extensions: [...extrasExtensions, ...groupsExtensions, ...contactsExtensions],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...groupsControllers, ...contactsControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...groupsProviders, ...contactsProviders],
   exports: [JobQueue],
 });
