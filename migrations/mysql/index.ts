@@ -37,6 +37,7 @@ import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and
 import { HookNotifications1795781492352 } from './1795781492352-hook-notifications';
 import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
+import { GraphqlQueries1795782201219 } from './1795782201219-graphql-queries';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -79,4 +80,5 @@ export const mysqlMigrations = [
   HookNotifications1795781492352,
   Contacts1795781556896,
   DynamicGroups1795781988887,
+  GraphqlQueries1795782201219,
 ];

@@ -99,6 +99,18 @@ export class Settings {
   @Transform(toBool) @IsBoolean()
   STRICT_FILTERING = true;
 
+  /** GraphQL: how deep a query's selections may nest (introspection not counted). */
+  @Transform(toInt) @IsInt() @Min(1)
+  GRAPHQL_MAX_DEPTH = 10;
+
+  /** GraphQL: how many fields a query may select, fragments counted wherever they are spread. */
+  @Transform(toInt) @IsInt() @Min(1)
+  GRAPHQL_MAX_FIELDS = 1000;
+
+  /** GraphQL: how many objects one query may load, all levels together. */
+  @Transform(toInt) @IsInt() @Min(1)
+  GRAPHQL_MAX_OBJECTS = 100000;
+
   /** `app.model` entries or `*`. */
   @Transform(toList) @IsString({ each: true }) @Matches(/^(\*|[a-z_]+\.[a-z_]+)$/, {
     each: true,

@@ -10,13 +10,15 @@ import { LoginController } from './http/login.controller';
 import { HealthController } from './http/health.controller';
 import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
+import { GraphqlController } from './graphql/graphql.controller';
+import { GraphqlService } from './graphql/graphql.service';
 
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
   // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
-  controllers: [PluginsController, RootController, LoginController, HealthController],
-  providers: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
-  exports: [ResourceService, CsvService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
+  controllers: [PluginsController, GraphqlController, RootController, LoginController, HealthController],
+  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
+  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
 })
 export class CoreModule {}

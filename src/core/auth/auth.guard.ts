@@ -55,7 +55,8 @@ export class AuthGuard implements CanActivate {
     req.principal = principal;
     if (access.kind === 'public') return true;
     if (principal.user && !SAFE.has(req.method)) {
-      if (principal.via === 'token' && !principal.writeEnabled) throw new PermissionDeniedError();
+      const reads = access.kind === 'authenticated' && access.reads;
+      if (principal.via === 'token' && !principal.writeEnabled && !reads) throw new PermissionDeniedError();
       if (principal.via === 'session') this.sessions.checkCsrf(req);
     }
     if (access.kind === 'resource') {

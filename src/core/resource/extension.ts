@@ -79,6 +79,21 @@ export interface RepresentPart {
   load?(x: ExtensionContext & NestedObjects, rows: Row[]): Promise<unknown>;
   /** Sets its keys on one representation; `url` is the object's detail URL. */
   write(out: Record<string, unknown>, row: Row, url: string, loaded: unknown): void;
+  /**
+   * What GraphQL shows of it (`_custom_field_data`, `cf_<key>`, `config_context`): fields read
+   * from what `write` set (after `load`, asking for `include` when it has one), and filter
+   * arguments the part's prefix filter compiles. Absent: GraphQL shows nothing of it.
+   */
+  graphql?(x: ExtensionContext): Promise<GraphqlPart> | GraphqlPart;
+}
+
+/** The GraphQL scalar types an extension's fields take. */
+export type GraphqlScalar = 'String' | 'Int' | 'Float' | 'Boolean' | 'JSON';
+
+/** An extension's fields on a model's GraphQL type, and its filter arguments (lists of strings). */
+export interface GraphqlPart {
+  fields: Record<string, { type: GraphqlScalar; description?: string; read(out: Record<string, unknown>): unknown }>;
+  filters?: string[];
 }
 
 /** What a representation's loader may nest: other models' objects at the batch's depth. */

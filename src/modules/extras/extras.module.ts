@@ -1,3 +1,6 @@
+import type { Type } from '@nestjs/common';
+import type { ResourceDefinition } from '../../core/resource/definition';
+import type { ModelExtension } from '../../core/resource/extension';
 import { defineApp } from '../../core/resource/app';
 import { column, defineTable } from '../../database/schema/schema';
 import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
@@ -30,6 +33,14 @@ import { jobControllers, jobProviders, jobResources } from './jobs';
 import { JobQueue } from './jobs/job-queue';
 import { groupsControllers, groupsExtensions, groupsProviders, groupsResources } from './groups';
 import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
+import { graphqlControllers, graphqlProviders, graphqlResources } from './graphql';
+
+/** The extras topics with folders of their own (each folder's index): their models, routes, services and extensions. */
+const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; providers?: Type[]; extensions?: ModelExtension[] }[] = [
+  { resources: groupsResources, controllers: groupsControllers, providers: groupsProviders, extensions: groupsExtensions },
+  { resources: contactsResources, controllers: contactsControllers, providers: contactsProviders, extensions: contactsExtensions },
+  { resources: graphqlResources, controllers: graphqlControllers, providers: graphqlProviders },
+];
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -61,13 +72,12 @@ export const extrasApp = defineApp({
     ...jobResources,
     objectChangeResource,
     webhookResource,
-    ...groupsResources,
-    ...contactsResources,
+    ...topics.flatMap((t) => t.resources ?? []),
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
-  extensions: [...extrasExtensions, ...groupsExtensions, ...contactsExtensions],
-  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...groupsControllers, ...contactsControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...groupsProviders, ...contactsProviders],
+  extensions: [...extrasExtensions, ...topics.flatMap((t) => t.extensions ?? [])],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...topics.flatMap((t) => t.controllers ?? [])],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...topics.flatMap((t) => t.providers ?? [])],
   exports: [JobQueue],
 });

@@ -85,5 +85,7 @@ export const configContextsExtension: ModelExtension = {
     write(out, row, _url, loaded) {
       out.config_context = renderContext(loaded as Matches, String(row.id), row.local_config_context_data);
     },
+    /** GraphQL's `config_context`, as the reference's device and virtual machine types have it. */
+    graphql: () => ({ fields: { config_context: { type: 'JSON', read: (o) => o.config_context } } }),
   },
 };

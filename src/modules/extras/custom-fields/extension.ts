@@ -1,6 +1,6 @@
 import { checkJsonDepth } from '../../../core/resource/json-limits';
 import { objectType } from '../../../core/resource/definition';
-import type { ModelExtension } from '../../../core/resource/extension';
+import type { GraphqlPart, GraphqlScalar, ModelExtension } from '../../../core/resource/extension';
 import { csvCell, NULL } from '../../../core/resource/csv/csv-cells';
 import { parseJsonObject } from '../../../core/resource/serialize/values';
 import { customFieldsFor, CustomFieldDefinition, CustomFieldType, validateCustomFieldValue } from './definitions';
@@ -24,6 +24,14 @@ export const customFieldsExtension: ModelExtension = {
       const cf: Record<string, unknown> = {};
       for (const c of loaded as CustomFieldDefinition[]) cf[c.key] = data[c.key] ?? null;
       out.custom_fields = cf;
+    },
+    /** GraphQL's `_custom_field_data` and `cf_<key>` (fields and filters), as the reference's generated types: keys that are GraphQL names only. */
+    async graphql({ ctx, def }) {
+      const defs = (await customFieldsFor(ctx, objectType(def))).filter((c) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(c.key));
+      const data = (o: Record<string, unknown>) => (o.custom_fields ?? {}) as Record<string, unknown>;
+      const fields: GraphqlPart['fields'] = { _custom_field_data: { type: 'JSON', read: data } };
+      for (const c of defs) fields[`cf_${c.key}`] = { type: GRAPHQL_TYPES[c.type] ?? 'JSON', description: c.label, read: (o) => data(o)[c.key] };
+      return { fields, filters: defs.map((c) => `cf_${c.key}`) };
     },
   },
   filter: customFieldFilter,
@@ -79,6 +87,9 @@ export const customFieldsExtension: ModelExtension = {
     },
   },
 };
+
+/** The GraphQL type of a custom field's `cf_<key>` by its type (JSON for lists and JSON, and for integers past 32 bits). */
+const GRAPHQL_TYPES: Partial<Record<CustomFieldType, GraphqlScalar>> = { text: 'String', url: 'String', select: 'String', markdown: 'String', date: 'String', boolean: 'Boolean' };
 
 /** A custom field cell by the field's type (an unknown key is passed on for the writer to refuse). */
 function cellValue(type: CustomFieldType | undefined, raw: string): unknown {
