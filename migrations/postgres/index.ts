@@ -36,7 +36,7 @@ import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
-import { Files1795781203517 } from './1795781203517-files';
+import { Files1795782258163 } from './1795782258163-files';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -78,5 +78,5 @@ export const postgresMigrations = [
   ComputedFieldsAndContentTypes1795769711367,
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
-  Files1795781203517,
+  Files1795782258163,
 ];
