@@ -51,15 +51,14 @@ export function lsRemote(url: string, branch: string): Promise<{ head: string | 
 })
 export class GitRepositorySyncJob implements NetkeelJob {
   async run(run: JobRun, data: { repository: string }) {
-    const table = unscoped(gitRepositoryResource);
-    const [repo] = await run.ctx.db.query(sql`SELECT * ${table.from(sql`${ident('id')} = ${String(data.repository)}`)}`);
+    const [repo] = await run.ctx.db.query(sql`SELECT * ${unscoped(gitRepositoryResource).from(sql`${ident('id')} = ${String(data.repository)}`)}`);
     if (!repo) throw new JobFailed('The Git repository no longer exists.');
     const object = { display: String(repo.name), url: run.ctx.detailUrl(gitRepositoryResource, String(repo.id)) };
     run.info(`Fetching branch ${repo.branch} of ${repo.remote_url}`, object);
     const found = await lsRemote(String(repo.remote_url), String(repo.branch));
     if ('error' in found) throw new JobFailed(`Unable to reach the remote repository ${repo.remote_url}: ${found.error}`);
     if (!found.head) throw new JobFailed(`The remote repository ${repo.remote_url} has no branch or tag named ${repo.branch}.`);
-    await run.ctx.db.execute(sql`UPDATE ${table.table} SET ${ident('current_head')} = ${found.head}, ${ident('last_updated')} = ${run.ctx.now()} WHERE ${ident('id')} = ${String(repo.id)}`);
+    await run.ctx.db.execute(sql`UPDATE ${unscoped(gitRepositoryResource).table} SET ${ident('current_head')} = ${found.head}, ${ident('last_updated')} = ${run.ctx.now()} WHERE ${ident('id')} = ${String(repo.id)}`);
     run.success(`Repository synchronised: ${repo.branch} is at ${found.head}. netkeel loads none of its provided contents.`, object);
     return { current_head: found.head };
   }
