@@ -40,6 +40,7 @@ import { HookNotifications1795781492352 } from './1795781492352-hook-notificatio
 import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 import { GraphqlQueries1795782201219 } from './1795782201219-graphql-queries';
+import { Files1795782258163 } from './1795782258163-files';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -85,4 +86,5 @@ export const postgresMigrations = [
   Contacts1795781556896,
   DynamicGroups1795781988887,
   GraphqlQueries1795782201219,
+  Files1795782258163,
 ];

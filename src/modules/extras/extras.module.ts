@@ -34,12 +34,14 @@ import { JobQueue } from './jobs/job-queue';
 import { groupsControllers, groupsExtensions, groupsProviders, groupsResources } from './groups';
 import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
 import { graphqlControllers, graphqlProviders, graphqlResources } from './graphql';
+import { filesControllers, filesProviders, filesResources } from './files';
 
 /** The extras topics with folders of their own (each folder's index): their models, routes, services and extensions. */
 const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; providers?: Type[]; extensions?: ModelExtension[] }[] = [
   { resources: groupsResources, controllers: groupsControllers, providers: groupsProviders, extensions: groupsExtensions },
   { resources: contactsResources, controllers: contactsControllers, providers: contactsProviders, extensions: contactsExtensions },
   { resources: graphqlResources, controllers: graphqlControllers, providers: graphqlProviders },
+  { resources: filesResources, controllers: filesControllers, providers: filesProviders },
 ];
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */

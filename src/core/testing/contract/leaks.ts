@@ -3,6 +3,7 @@ import { listPath, objectType, ResourceDefinition } from '../../resource/definit
 import { ResourceRegistry } from '../../resource/registry';
 import type { TestApp } from '../harness';
 import type { Obj } from './shared';
+import type { ForeignKeyField, ManyToManyField } from '../../resource/fields';
 
 const MARK = 'LEAKMARK';
 /** Writable text fields a marker is written into, first match wins (never a name: names carry meaning, e.g. the Global namespace). */
@@ -49,6 +50,16 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
     if (!rest.length || !f || f.kind !== 'fk') return rest.length ? [] : ids;
     const next = objectType(f.target());
     return visibleOf(next).filter((x) => ids.includes(x.id)).flatMap((x) => pointsAt(next, x, rest.join('__')));
+  };
+
+  /** A many-to-many field's links where they are objects of a tested model (a through model): the model and its two keys' names. */
+  const linkObjects = (f: ForeignKeyField | ManyToManyField) => {
+    if (f.kind !== 'm2m' || f.through.discriminator) return undefined;
+    const through = registry.modelOfTable(f.through.table);
+    if (!through || !all.has(objectType(through))) return undefined;
+    const keyOf = (column: string) => Object.values(through.fields).find((x) => x.kind === 'fk' && x.column === column)?.name;
+    const [source, target] = [keyOf(f.through.source), keyOf(f.through.target)];
+    return source && target ? { through, source, target } : undefined;
   };
 
   const assertClean = (where: string, body: unknown) => {
@@ -178,6 +189,14 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
         if (rel.field.writeOnly) {
           // Not shown (an address's namespace): asked object by object, through the related model's own filter.
           for (const id of visible) if ((await get(`${listPath(rel.def)}?limit=1&${rel.field.name}=${id}`)).count) owners.add(id);
+        } else if (linkObjects(rel.field)) {
+          // Links that are objects of their own (a through model): a filter counts only those the reader may view.
+          const { through, source, target } = linkObjects(rel.field)!;
+          const owning = new Set(visibleOf(objectType(rel.def)).map((o) => o.id as string));
+          for (const l of visibleOf(objectType(through))) {
+            const [from, to] = [idOf(l[source]), idOf(l[target])];
+            if (from && to && owning.has(from) && visible.has(to)) owners.add(to);
+          }
         } else {
           for (const o of visibleOf(objectType(rel.def))) {
             const v = o[rel.field.name];

@@ -11,13 +11,14 @@ import { jobButtonResource } from './resources/job-button.resource';
 import { jobHookResource } from './resources/job-hook.resource';
 import { jobLogEntryResource } from './resources/job-log-entry.resource';
 import { jobQueueResource } from './resources/job-queue.resource';
+import { jobQueueAssignmentResource } from './resources/job-queue-assignment.resource';
 import { jobResultResource } from './resources/job-result.resource';
 import { jobResource } from './resources/job.resource';
 import { scheduledJobResource } from './resources/scheduled-job.resource';
 import { JobWorker } from './worker';
 
 /** The jobs part of the extras app: its models, endpoints, machinery and built-in jobs. */
-export const jobResources = [jobQueueResource, jobResource, jobResultResource, jobLogEntryResource, scheduledJobResource, jobButtonResource, jobHookResource];
+export const jobResources = [jobQueueResource, jobResource, jobQueueAssignmentResource, jobResultResource, jobLogEntryResource, scheduledJobResource, jobButtonResource, jobHookResource];
 export const jobControllers = [JobsController];
 /** Netkeel's own jobs: one provider each (a new job is one more class here, or in any app's providers). */
 export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, ChangeLogCleanupJob, LogObjectChangeJob, LogObjectJob];

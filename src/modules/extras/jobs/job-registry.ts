@@ -7,6 +7,7 @@ import { perRow } from '../../../core/resource/write/save';
 import { DEFAULT_QUEUE } from './choices';
 import { classPath, JOB_META, JobMeta, NetkeelJob } from './job';
 import { jobQueueResource } from './resources/job-queue.resource';
+import { jobQueueAssignmentResource } from './resources/job-queue-assignment.resource';
 import { jobResource, OVERRIDABLE } from './resources/job.resource';
 import { insertRows } from './store';
 
@@ -128,9 +129,9 @@ export class JobRegistry implements OnApplicationBootstrap {
     // Queues of the jobs whose queues nobody overrode: the ones their code names.
     const own = [...fresh.map((m, i) => [m, freshIds[i]] as const), ...refreshed.filter((m) => !existing.get(classPath(m))!.job_queues_override).map((m) => [m, String(existing.get(classPath(m))!.id)] as const)];
     if (own.length) {
-      await tx.execute(sql`DELETE FROM ${ident('extras_jobqueueassignment')} WHERE ${inList(ident('job_id'), own.map(([, id]) => id))}`);
-      const links = own.flatMap(([m, id]) => (m.queues?.length ? m.queues : [DEFAULT_QUEUE]).map((q) => sql`(${id}, ${queues.get(q)})`));
-      await tx.execute(sql`INSERT INTO ${ident('extras_jobqueueassignment')} (${ident('job_id')}, ${ident('job_queue_id')}) VALUES ${join(links)}`);
+      await tx.execute(sql`DELETE FROM ${unscoped(jobQueueAssignmentResource).table} WHERE ${inList(ident('job_id'), own.map(([, id]) => id))}`);
+      const links = own.flatMap(([m, id]) => (m.queues?.length ? m.queues : [DEFAULT_QUEUE]).map((q) => ({ job_id: id, job_queue_id: queues.get(q) })));
+      await insertRows(tx, jobQueueAssignmentResource, links, now);
     }
     if (fresh.length || gone.length) this.logger.log(`${fresh.length} job(s) registered, ${gone.length} no longer installed`);
   }
