@@ -34,6 +34,7 @@ import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
+import { Views1795781472981 } from './1795781472981-views';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -73,4 +74,5 @@ export const mysqlMigrations = [
   ComputedFieldsAndContentTypes1795769711367,
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
+  Views1795781472981,
 ];

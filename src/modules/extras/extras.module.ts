@@ -28,6 +28,7 @@ import { relationshipResource } from './resources/relationship.resource';
 import { relationshipAssociationResource } from './resources/relationship-association.resource';
 import { jobControllers, jobProviders, jobResources } from './jobs';
 import { JobQueue } from './jobs/job-queue';
+import { viewsControllers, viewsExtensions, viewsProviders, viewsResources } from './views';
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
 export const taggedItemTable = defineTable({
@@ -59,11 +60,12 @@ export const extrasApp = defineApp({
     ...jobResources,
     objectChangeResource,
     webhookResource,
+    ...viewsResources,
   ],
   tables: [taggedItemTable, contentTypeTable],
   rootLinks: ['content-types'],
-  extensions: extrasExtensions,
-  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher],
+  extensions: [...extrasExtensions, ...viewsExtensions],
+  controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...viewsControllers],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...viewsProviders],
   exports: [JobQueue],
 });
