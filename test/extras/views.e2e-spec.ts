@@ -173,6 +173,8 @@ eachDatabase('saved views, export templates and custom links', (t) => {
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(runaway.body.detail).toMatch(/^There was an error rendering the selected export template \(Runaway\): render limit exceeded/);
       expect((await t().get('/api/tenancy/tenants/?export=Greedy').expect(400)).body.detail).toMatch(/\(Greedy\): memory alloc limit exceeded/);
+      // A template that reaches for a file finds none: refused when saved.
+      expect((await refuse('/api/extras/export-templates/', { content_type: 'tenancy.tenant', name: 'Include', template_code: '{% include "/etc/passwd" %}' })).template_code[0]).toMatch(/^Template syntax error: /);
       expect((await t().get('/api/tenancy/tenants/?export=Huge').expect(400)).body.detail).toMatch(/\(Huge\): (output|render) limit exceeded/);
     }, 30_000);
 
