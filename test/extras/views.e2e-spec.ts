@@ -71,6 +71,9 @@ eachDatabase('saved views, export templates and custom links', (t) => {
       });
       expect(await refuse('/api/extras/user-saved-view-associations/', { saved_view: two.id, user: user.id })).toEqual({ view_name: ['This field is required.'] });
       expect((await get('/api/extras/user-saved-view-associations/?user=sv-assoc&saved_view=Devices one')).results.map((r: any) => r.id)).toEqual([a.id]);
+      // Saved views are change-logged, a user's associations are not (the reference's BaseModel).
+      expect((await get(`/api/extras/object-changes/?changed_object_id=${one.id}`)).count).toBe(1);
+      expect((await get(`/api/extras/object-changes/?changed_object_id=${a.id}`)).count).toBe(0);
       // The saved view goes, and its associations with it.
       await t().del(`/api/extras/saved-views/${one.id}/`).expect(204);
       await t().get(`/api/extras/user-saved-view-associations/${a.id}/`).expect(404);
