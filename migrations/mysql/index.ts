@@ -34,6 +34,7 @@ import { Jobs1795769298651 } from './1795769298651-jobs';
 import { ComputedFieldsAndContentTypes1795769711367 } from './1795769711367-computed-fields-and-content-types';
 import { Relationships1795771874816 } from './1795771874816-relationships';
 import { WebhooksAndJobRetries1795774669818 } from './1795774669818-webhooks-and-job-retries';
+import { Views1795781472981 } from './1795781472981-views';
 import { HookNotifications1795781492352 } from './1795781492352-hook-notifications';
 import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
@@ -78,6 +79,7 @@ export const mysqlMigrations = [
   ComputedFieldsAndContentTypes1795769711367,
   Relationships1795771874816,
   WebhooksAndJobRetries1795774669818,
+  Views1795781472981,
   HookNotifications1795781492352,
   Contacts1795781556896,
   DynamicGroups1795781988887,

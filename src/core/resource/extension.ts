@@ -33,6 +33,28 @@ export interface ModelExtension {
   write?: WritePart;
   csv?: CsvPart;
   observe?: ObservePart;
+  listExport?: ListExportPart;
+}
+
+/**
+ * A list rendered as a file instead of JSON when the query names it (`?export=<name>`: export
+ * templates). The engine strips the parameter, applies the list's filters and the requester's
+ * view scope, and hands the part the ordered rows; the part answers with the file (or throws a
+ * 404/400 of its own).
+ */
+export interface ListExportPart {
+  /** The query parameter that asks for it; an empty value asks for nothing. */
+  param: string;
+  /** `rows(max)`: the filtered, scoped, ordered rows of the whole list (at most `max` + 1, so the part can tell that there are more). */
+  render(x: ExtensionContext, value: string, rows: (max: number) => Promise<Row[]>): Promise<ExportedFile>;
+}
+
+export interface ExportedFile {
+  body: string;
+  /** A valid header value (the part checks what users wrote). */
+  contentType: string;
+  /** Sent as an attachment under this name. */
+  filename: string;
 }
 
 /** What a write did to one batch of objects of one model. */

@@ -10,6 +10,7 @@ import { optionsMetadata } from './options';
 import { parseDepth, toQuery } from './query/params';
 import { ResourceService } from './resource.service';
 import { CsvService } from './csv/csv.service';
+import { listExport } from './list-export';
 
 const LIST_ALLOW = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -42,6 +43,8 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async list(@Req() req: NkRequest) {
       const ctx = this.contexts.create(req);
       const q = toQuery(req.query);
+      const exported = await listExport(ctx, this.service, def, q);
+      if (exported) return exported;
       if (wantsCsv(req)) return this.csv.exportList(ctx, def, q);
       return this.service.list(ctx, def, q, req.path);
     }

@@ -16,6 +16,10 @@ describe('template sandbox', () => {
   it('reports the paths a template reads', () => {
     const t = engine.compile('{{ obj.location.name }}{% for t in obj.tags %}{{ t.name }}{% endfor %}{{ obj[k] }}');
     expect(t.paths).toEqual(expect.arrayContaining([['obj', 'location', 'name'], ['obj', 'tags'], ['obj', '*']]));
+    // Every variable's paths, loop variables and assigned ones too (what an export reads of each object).
+    const list = engine.compile('{% for d in queryset %}{{ d.location.parent.name }}{% assign x = d.tenant %}{{ x.name }}{% endfor %}');
+    expect(list.paths).toEqual([['queryset']]);
+    expect(list.variables).toEqual(expect.arrayContaining([['queryset'], ['d', 'location', 'parent', 'name'], ['d', 'tenant'], ['x', 'name']]));
   });
 
   it('gives a syntax error as a value, with no exception', () => {

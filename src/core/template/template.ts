@@ -46,6 +46,8 @@ export interface CompiledTemplate {
    * (`obj[key]`) ends its path with `'*'` (anything below).
    */
   readonly paths: string[][];
+  /** The paths of every variable it names, loop variables and `assign`ed ones too (`[['d', 'location', 'name']]`), `'*'` ending a path as above. */
+  readonly variables: string[][];
 }
 
 /** An error that stops a render at one of its bounds. */
@@ -122,9 +124,9 @@ export class TemplateEngine {
     try {
       if (source.length > this.limits.sourceChars) throw new Error(`template longer than ${this.limits.sourceChars} characters`);
       const parsed = this.liquid.parse(source);
-      out = { source, parsed, error: null, paths: this.pathsOf(parsed) };
+      out = { source, parsed, error: null, paths: this.pathsOf(this.liquid.globalVariableSegmentsSync(parsed)), variables: this.pathsOf(this.liquid.variableSegmentsSync(parsed)) };
     } catch (e) {
-      out = { source, parsed: null, error: message(e), paths: [] };
+      out = { source, parsed: null, error: message(e), paths: [], variables: [] };
     }
     if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(source, out);
@@ -150,9 +152,9 @@ export class TemplateEngine {
     }
   }
 
-  private pathsOf(parsed: Template[]): string[][] {
+  private pathsOf(all: unknown[][]): string[][] {
     const out: string[][] = [];
-    for (const segments of this.liquid.globalVariableSegmentsSync(parsed)) {
+    for (const segments of all) {
       const path: string[] = [];
       for (const s of segments) {
         if (typeof s === 'string' || typeof s === 'number') path.push(String(s));

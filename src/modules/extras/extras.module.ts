@@ -35,6 +35,7 @@ import { groupsControllers, groupsExtensions, groupsProviders, groupsResources }
 import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
 import { graphqlControllers, graphqlProviders, graphqlResources } from './graphql';
 import { filesControllers, filesProviders, filesResources } from './files';
+import { viewsControllers, viewsExtensions, viewsProviders, viewsResources } from './views';
 
 /** The extras topics with folders of their own (each folder's index): their models, routes, services and extensions. */
 const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; providers?: Type[]; extensions?: ModelExtension[] }[] = [
@@ -42,6 +43,7 @@ const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; provider
   { resources: contactsResources, controllers: contactsControllers, providers: contactsProviders, extensions: contactsExtensions },
   { resources: graphqlResources, controllers: graphqlControllers, providers: graphqlProviders },
   { resources: filesResources, controllers: filesControllers, providers: filesProviders },
+  { controllers: viewsControllers, extensions: viewsExtensions, providers: viewsProviders, resources: viewsResources },
 ];
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */

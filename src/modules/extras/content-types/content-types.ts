@@ -79,9 +79,13 @@ export async function allContentTypes(ctx: RequestContext): Promise<ContentTypeR
 
 /** `<app verbose name> | <model verbose name>`, as Django's `app_labeled_name` (the model name alone for a type no longer installed). */
 export function contentTypeDisplay(ctx: RequestContext, r: ContentTypeRow): string {
-  const def = ctx.registry.get(`${r.app_label}.${r.model}`);
-  if (!def) return r.model;
-  return `${APP_NAMES[r.app_label] ?? r.app_label.charAt(0).toUpperCase() + r.app_label.slice(1)} | ${def.verboseName}`;
+  return contentTypeLabel(ctx.registry.get(`${r.app_label}.${r.model}`), r.app_label, r.model);
+}
+
+/** The same for a model's definition (undefined: not installed). */
+export function contentTypeLabel(def: ResourceDefinition | undefined, appLabel: string, model: string): string {
+  if (!def) return model;
+  return `${APP_NAMES[appLabel] ?? appLabel.charAt(0).toUpperCase() + appLabel.slice(1)} | ${def.verboseName}`;
 }
 
 type Test = (r: ContentTypeRow) => boolean | Promise<boolean>;

@@ -2,6 +2,7 @@ import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { CONTENT_TYPE_LENGTH } from '../../../core/resource/storage';
 import { templates } from '../../../core/template/template';
+import { contentTypeError } from '../content-types/field';
 
 /** The reference's `slugify_dashes_to_underscores`: Django's slugify of the label, dashes as underscores. */
 export function keyFromLabel(label: string): string {
@@ -59,10 +60,8 @@ export const computedFieldResource = defineResource({
     const errors: Record<string, string[]> = {};
     const type = String(s.values.content_type ?? '');
     if (s.touched.has('content_type')) {
-      const target = ctx.registry.get(type);
-      if (!target || !target.features.includes('customFields')) {
-        errors.content_type = [/^\w+\.\w+$/.test(type) ? `Invalid content type: ${type}` : "Invalid value. Specify a content type as '<app_label>.<model_name>'."];
-      }
+      const problem = contentTypeError(ctx, type, (d) => d.features.includes('customFields'));
+      if (problem) errors.content_type = [problem];
     }
     const key = String(s.values.key ?? '');
     if (!SAFE_KEY.test(key)) errors.key = [UNSAFE_KEY];

@@ -18,9 +18,9 @@ export const CHANGE_CONTEXTS: [string, string][] = [
 
 /**
  * Models the reference keeps no change log for (no `to_objectchange`: users, their tokens and
- * groups), and the change records themselves.
+ * groups, a user's saved view associations), and the change records themselves.
  */
-const NOT_LOGGED = new Set(['users.user', 'users.token', 'users.group', 'extras.objectchange']);
+const NOT_LOGGED = new Set(['users.user', 'users.token', 'users.group', 'extras.objectchange', 'extras.usersavedviewassociation']);
 
 export const isChangeLogged = (def: ResourceDefinition) => !NOT_LOGGED.has(objectType(def));
 
