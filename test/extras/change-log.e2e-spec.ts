@@ -284,6 +284,15 @@ eachDatabase('change log', (t) => {
     expect(record.object_repr).toBe('Open child group');
     expect(record.object_data_v2.display).toBe('Open child group');
     expect(JSON.stringify(record)).not.toContain('Secret parent group');
+
+    // A display made only of other objects' names (a link model's "<vlan>: <location>") names
+    // neither: the record's text is then the object's id.
+    const type = await post('/api/dcim/location-types/', { name: 'Repr type', content_types: ['ipam.vlan'] });
+    const where = await post('/api/dcim/locations/', { name: 'Repr site', location_type: type.id, status: 'Active' });
+    const vlan = await post('/api/ipam/vlans/', { vid: 77, name: 'Repr vlan', status: 'Active' });
+    const link = await post('/api/ipam/vlan-location-assignments/', { vlan: vlan.id, location: where.id });
+    const [linked] = (await t().get(`${CHANGES}?changed_object_id=${link.id}`).expect(200)).body.results;
+    expect({ repr: linked.object_repr, display: link.display }).toEqual({ repr: link.id, display: 'Repr vlan (77): Repr site' });
   });
 
   it('cleans up records older than the retention, in batches; 0 keeps them all', async () => {

@@ -70,13 +70,23 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
       change_context: ctx.changeContext.context,
       change_context_detail: ctx.changeContext.detail.slice(0, MAX_CHANGE_CONTEXT_DETAIL),
       ...relatedObject(def, row),
-      object_repr: String(rep.display ?? id).slice(0, MAX_OBJECT_REPR),
+      object_repr: reprOf(rep, id),
       // Custom field values sit a level deeper here than on their object: deeper ones are kept as text.
       object_data: fitDepth(storedData(def, row, rep, tagNames)),
       object_data_v2: fitDepth(rep),
     });
   }
   return out;
+}
+
+/**
+ * The record's text: the object's display as it names nothing else (trimmed, as filters trim
+ * their values). A display made only of other objects' names (a link model's "<job>: <queue>")
+ * names none of them here, and a display with no letter or digit left is the object's id.
+ */
+function reprOf(rep: Obj, id: string): string {
+  const shown = String(rep.display ?? '').trim();
+  return (/[\p{L}\p{N}]/u.test(shown) ? shown : id).slice(0, MAX_OBJECT_REPR);
 }
 
 /** The object this one is part of (`partOf`: a component's device or module), as the reference's to_objectchange pins it. */
