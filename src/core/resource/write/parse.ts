@@ -70,8 +70,10 @@ export function parseField(run: WriteRun, def: ResourceDefinition, f: Field, inp
     }
     case 'gfk': {
       item.touched.add(f.name);
-      const type = input[`${f.name}_type`];
-      const id = input[`${f.name}_id`];
+      // An update may name one part alone (a client sending only what changed): the other is the stored one.
+      const given = (k: string) => k in input || !item.existing || `${f.name}` in input;
+      const type = given(`${f.name}_type`) ? input[`${f.name}_type`] : item.existing![f.typeColumn];
+      const id = given(`${f.name}_id`) ? input[`${f.name}_id`] : item.existing![f.idColumn];
       // The object itself may be named instead of its id, in any reference form (natural key,
       // attribute object, URL): the form a CSV export writes, `<name>_type` + natural key.
       const named = id === null || id === undefined ? input[f.name] : undefined;
