@@ -61,7 +61,9 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
         beforeAll(() => m.prepare());
         readContract(m);
         writeContract(m);
-        garbageContract(m);
+        // Garbage that reaches the database meets PostgreSQL's own checks on PGlite as on the
+        // PostgreSQL server (one engine): swept on the servers; the hostile-input sweep covers PGlite.
+        if (kind !== 'pglite') garbageContract(m);
         csvContract(m);
         permissionsContract(m);
         treeContract(m);
