@@ -72,7 +72,7 @@ describe('start-up', () => {
       const statuses = await request(`http://127.0.0.1:${port}`).get('/api/extras/statuses/').set('Authorization', `Token ${token}`).expect(200);
       expect(statuses.body.results.map((s: { name: string }) => s.name).sort()).toEqual([
         'Active', 'Available', 'Connected', 'Decommissioned', 'Decommissioning', 'Deprecated', 'Deprovisioning', 'End-of-Life', 'Extended Support',
-        'Failed', 'Inventory', 'Maintenance', 'Offline', 'Planned', 'Provisioning', 'Reserved', 'Retired', 'Staged', 'Staging',
+        'Failed', 'Inventory', 'Maintenance', 'Offline', 'Planned', 'Primary', 'Provisioning', 'Reserved', 'Retired', 'Secondary', 'Staged', 'Staging',
       ]);
     } finally {
       server.kill('SIGTERM');
