@@ -170,6 +170,10 @@ export class Settings {
   @Transform(toInt) @IsInt() @Min(1024)
   MAX_BODY_SIZE = 10 * 1024 * 1024;
 
+  /** Largest uploaded file (an image attachment, a job's file variable), in bytes; a request body is also bounded by MAX_BODY_SIZE. */
+  @Transform(toInt) @IsInt() @Min(1)
+  FILE_UPLOAD_MAX_SIZE = 5 * 1024 * 1024;
+
   /** How long definitions that rarely change (custom fields) are cached where other processes' changes cannot be heard (MySQL): they show within it. */
   @Transform(toInt) @IsInt() @Min(0)
   DEFINITION_CACHE_SECONDS = 2;

@@ -3,7 +3,7 @@ import { Sql, SqlNode, sql, raw, ident, join, param } from './sql';
 export type DialectName = 'postgres' | 'mysql';
 
 /** Column storage kinds the engine needs to cast or compare portably. */
-export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes';
+export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
 
 /**
  * Everything that differs between PostgreSQL (and PGlite) and MySQL/MariaDB. The rest of the
@@ -102,7 +102,7 @@ function driverCode(err: unknown): { code?: string; errno?: number; message: str
 
 const PG_TYPES: Record<ColumnType, string> = {
   uuid: 'uuid', string: 'varchar', text: 'text', integer: 'integer', bigint: 'bigint', decimal: 'numeric',
-  boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea',
+  boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea', blob: 'bytea',
 };
 
 /** Text in PostgreSQL's ICU root collation (Unicode case rules; PGlite and server builds have it). */
@@ -149,7 +149,7 @@ export const postgresDialect: Dialect = {
 
 const MY_TYPES: Record<ColumnType, string> = {
   uuid: 'CHAR(36)', string: 'CHAR', text: 'CHAR', integer: 'SIGNED', bigint: 'SIGNED', decimal: 'DECIMAL(30,10)',
-  boolean: 'SIGNED', date: 'DATE', datetime: 'DATETIME(6)', json: 'CHAR', bytes: 'BINARY',
+  boolean: 'SIGNED', date: 'DATE', datetime: 'DATETIME(6)', json: 'CHAR', bytes: 'BINARY', blob: 'BINARY',
 };
 
 export const mysqlDialect: Dialect = {

@@ -156,7 +156,7 @@ eachDatabase(
     expect((await run([1]).expect(400)).body).toEqual({ errors: ['Job data needs to be a dict'] });
     const imp = await job('Import Objects');
     expect((await t().post(`/api/extras/jobs/${imp.id}/run/`, { data: {} }).expect(400)).body).toEqual({
-      errors: { content_type: ['This field is required.'], csv_data: ['This field is required.'] },
+      errors: { content_type: ['This field is required.'] },
     });
     expect((await t().post(`/api/extras/jobs/${imp.id}/run/`, { data: {}, task_queue: 'elsewhere' }).expect(400)).body).toEqual({ task_queue: ['"elsewhere" is not a valid choice.'] });
     expect((await t().get('/api/extras/job-results/?status=PENDING').expect(200)).body.count).toBe(0);

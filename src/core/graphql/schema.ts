@@ -107,8 +107,8 @@ export function buildSchema(input: SchemaInput): GraphQLSchema {
       const config = fieldConfig(def, f);
       if (config) add(f.name, config);
       if (f.kind === 'gfk') {
-        add(`${f.name}_type`, { type: GraphQLString, resolve: (n) => n.row[f.typeColumn] ?? null });
-        add(`${f.name}_id`, { type: GraphQLString, resolve: (n) => (n.row[f.idColumn] ? String(n.row[f.idColumn]) : null) });
+        add(f.typeKey!, { type: GraphQLString, resolve: (n) => n.row[f.typeColumn] ?? null });
+        add(f.idKey!, { type: GraphQLString, resolve: (n) => (n.row[f.idColumn] ? String(n.row[f.idColumn]) : null) });
       }
     }
     add('created', { type: GraphQLString, resolve: (n) => formatDateTime(n.row.created) });

@@ -79,8 +79,8 @@ function schemas(registry: ResourceRegistry, def: ResourceDefinition): Record<st
     if (!f.writeOnly) read[f.name] = scalarSchema(f);
     if (writable(f)) {
       if (f.kind === 'gfk') {
-        write[`${f.name}_type`] = { type: 'string' };
-        write[`${f.name}_id`] = { type: 'string', format: 'uuid' };
+        write[f.typeKey!] = { type: 'string' };
+        write[f.idKey!] = { type: 'string', format: 'uuid' };
       } else write[f.name] = writeSchema(f);
       if (f.required) required.push(f.name);
     }

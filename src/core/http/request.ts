@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Principal } from '../context';
 import type { ExternalView } from './external';
 import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../resource/errors';
+import { parseMultipart } from './multipart';
 import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
 
 /** What netkeel's middleware and guard attach to an Express request. */
@@ -19,13 +20,19 @@ export interface NkRequest extends Request {
  * Parses the request body by its Content-Type, lazily (after authentication, as the reference
  * does). JSON nested deeper than MAX_JSON_DEPTH is a 400, and so is a NUL character anywhere
  * (no database stores one in text) unless `nul` lets a caller report it field by field.
+ * `multipart`: the endpoint also takes multipart/form-data (file uploads; `multipart.ts`).
  */
-export function parseBody(req: NkRequest, allowCsv = true, nul: 'refuse' | 'pass' = 'refuse'): unknown {
+export function parseBody(req: NkRequest, allowCsv = true, nul: 'refuse' | 'pass' = 'refuse', multipart = false): unknown {
   const raw = req.rawBody ?? Buffer.alloc(0);
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'text/csv' && allowCsv) {
     if (raw.includes(0)) throw new BadRequestError(NUL_MESSAGE);
     return { csv: raw };
+  }
+  if (type === 'multipart/form-data' && multipart) {
+    const form = parseMultipart(raw, String(req.headers['content-type']));
+    if (nul === 'refuse' && Object.values(form).some((v) => typeof v === 'string' && v.includes('\0'))) throw new BadRequestError(NUL_MESSAGE);
+    return form;
   }
   if (raw.length === 0) return undefined;
   if (type === '' || type === 'application/json' || type.endsWith('+json')) {

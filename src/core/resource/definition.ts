@@ -183,6 +183,8 @@ export interface ResourceDefinition {
   filterAliases?: Record<string, string>;
   /** Which methods the API offers. */
   readOnly?: boolean;
+  /** Single creates and updates also take multipart/form-data (file fields: `fields.ts` `file`). */
+  multipart?: boolean;
   /** Actions for which HTTP Basic credentials are accepted (token provisioning). */
   basicAuth?: ('view' | 'add')[];
   /** Never readable without a permission, even under EXEMPT_VIEW_PERMISSIONS. */
@@ -259,6 +261,8 @@ export function nameField<F extends Field>(name: string, f: F): F {
   if (f.kind === 'gfk') {
     if (!f.typeColumn) f.typeColumn = `${name}_type`;
     if (!f.idColumn) f.idColumn = `${name}_id`;
+    f.typeKey ??= `${name}_type`;
+    f.idKey ??= `${name}_id`;
   }
   return f;
 }

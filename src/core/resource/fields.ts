@@ -139,6 +139,9 @@ export interface GenericForeignKeyField extends BaseField {
   kind: 'gfk';
   typeColumn: string;
   idColumn: string;
+  /** The API keys of the two parts (default `<name>_type`, `<name>_id`; an image attachment's are `content_type`, `object_id`). */
+  typeKey?: string;
+  idKey?: string;
   nullable?: boolean;
   allowed?: (def: ResourceDefinition) => boolean;
   /** false: no (type, id) index. */

@@ -91,14 +91,14 @@ export async function optionsMetadata(ctx: RequestContext, def: ResourceDefiniti
     if (f.kind === 'gfk') {
       // Written as `<name>_type` (one of the content types it may point to) and `<name>_id`; the object itself is read-only.
       const writes = !info.read_only;
-      fields[`${f.name}_type`] = {
+      fields[f.typeKey!] = {
         type: writes ? 'choice' : 'string',
         required: info.required,
         read_only: !writes,
         label: `${info.label} type`,
         ...(writes ? { choices: ctx.registry.contentTypes(f.allowed ?? (() => true)).map((ct) => ({ value: ct, display: ct.replace('.', ' | ') })) } : {}),
       };
-      if (f.showId !== false) fields[`${f.name}_id`] = { type: 'string', required: info.required, read_only: !writes, label: `${info.label} id` };
+      if (f.showId !== false) fields[f.idKey!] = { type: 'string', required: info.required, read_only: !writes, label: `${info.label} id` };
       fields[f.name] = { ...info, required: false, read_only: true };
     } else fields[f.name] = info;
   }

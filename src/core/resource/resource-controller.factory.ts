@@ -55,7 +55,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async create(@Req() req: NkRequest) {
       writable(req);
       const ctx = this.contexts.create(req);
-      const body = parseBody(req);
+      const body = parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
       if (isCsvBody(body)) return new ApiResponse(201, await this.csv.importCreate(ctx, def, body.csv, q));
       return new ApiResponse(201, await this.service.create(ctx, def, body ?? {}, q));
@@ -129,7 +129,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async updateOne(req: NkRequest, mode: 'replace' | 'patch') {
       writable(req);
       const ctx = this.contexts.create(req);
-      let body = parseBody(req);
+      let body = parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
       if (isCsvBody(body)) body = await this.csv.firstRow(ctx, def, body.csv);
       return this.service.update(ctx, def, String(req.params.id), body ?? {}, mode, q);

@@ -33,7 +33,9 @@ const indexKey = (i: IndexSchema) => `${i.unique ? 'u' : 'i'}:${i.columns.join('
 const fkKey = (f: ForeignKeySchema) => `${f.column}->${f.table}:${f.onDelete}`;
 
 function sameColumn(d: ColumnSchema, a: ReadColumn, dialect: DialectName): boolean {
-  if (d.type !== a.type || d.nullable !== a.nullable) return false;
+  // PostgreSQL has one binary type (bytea) for both.
+  const type = d.type === 'blob' && dialect !== 'mysql' ? 'bytes' : d.type;
+  if (type !== a.type || d.nullable !== a.nullable) return false;
   // PostgreSQL's bytea has no length to compare.
   if (d.type === 'string' || (d.type === 'bytes' && dialect === 'mysql')) return d.length === a.length;
   if (d.type === 'decimal') return d.precision === a.precision && d.scale === a.scale;

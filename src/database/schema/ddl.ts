@@ -21,6 +21,7 @@ const PG: Record<StorageType, (c: ColumnSchema) => string> = {
   datetime: () => 'timestamptz',
   json: () => 'jsonb',
   bytes: () => 'bytea',
+  blob: () => 'bytea',
 };
 const MY: Record<StorageType, (c: ColumnSchema) => string> = {
   uuid: () => 'char(36)',
@@ -34,6 +35,7 @@ const MY: Record<StorageType, (c: ColumnSchema) => string> = {
   datetime: () => 'datetime(6)',
   json: () => 'json',
   bytes: (c) => `varbinary(${c.length})`,
+  blob: () => 'longblob',
 };
 /** What an existing row gets in a NOT NULL column added to its table (the engine writes every column of new rows); a time column, the time of the migration. */
 const FILL: Partial<Record<StorageType, string>> = { string: `''`, text: `''`, integer: '0', bigint: '0', decimal: '0', boolean: 'false', json: `'{}'`, datetime: 'CURRENT_TIMESTAMP' };

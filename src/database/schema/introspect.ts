@@ -94,6 +94,7 @@ async function readMysql(exec: Executor): Promise<Map<string, ReadTable>> {
     else if (dt === 'date') type = 'date';
     else if (dt === 'datetime') type = 'datetime';
     else if (dt === 'varbinary') type = 'bytes';
+    else if (dt === 'longblob') type = 'blob';
     else type = `unknown:${ct}` as StorageType;
     const c: ReadColumn = { name: r.c, type, nullable: r.nul === 'YES' };
     if (type === 'string' || type === 'bytes') c.length = Number(r.len);

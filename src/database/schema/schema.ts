@@ -4,7 +4,7 @@
  * their tables from their fields (core/resource/storage.ts); tables that are not a model's
  * (sessions, lookup keys, histories) are declared with `defineTable`.
  */
-export type StorageType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes';
+export type StorageType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
 
 export interface ColumnSchema {
   name: string;
@@ -64,6 +64,8 @@ export const column = {
   datetime: (o: Opts = {}): ColumnSpec => ({ type: 'datetime', nullable: !!o.nullable }),
   json: (o: Opts = {}): ColumnSpec => ({ type: 'json', nullable: !!o.nullable }),
   bytes: (length: number, o: Opts = {}): ColumnSpec => ({ type: 'bytes', length, nullable: !!o.nullable }),
+  /** Binary of any size (an uploaded file): bytea, LONGBLOB. */
+  blob: (o: Opts = {}): ColumnSpec => ({ type: 'blob', nullable: !!o.nullable }),
 };
 
 export interface TableInput {

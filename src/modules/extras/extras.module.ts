@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { ResourceDefinition } from '../../core/resource/definition';
 import type { ModelExtension } from '../../core/resource/extension';
 import { defineApp } from '../../core/resource/app';
-import { column, defineTable } from '../../database/schema/schema';
+import { column, defineTable, TableSchema } from '../../database/schema/schema';
 import { CONTENT_TYPE_LENGTH } from '../../core/resource/storage';
 import { ExtrasBootstrap } from './extras.bootstrap';
 import { ExtrasCustomFieldSource } from './custom-fields/source';
@@ -35,15 +35,17 @@ import { groupsControllers, groupsExtensions, groupsProviders, groupsResources }
 import { contactsControllers, contactsExtensions, contactsProviders, contactsResources } from './contacts';
 import { graphqlControllers, graphqlProviders, graphqlResources } from './graphql';
 import { filesControllers, filesProviders, filesResources } from './files';
+import { attachmentsControllers, attachmentsProviders, attachmentsResources, attachmentsTables } from './attachments';
 import { viewsControllers, viewsExtensions, viewsProviders, viewsResources } from './views';
 
 /** The extras topics with folders of their own (each folder's index): their models, routes, services and extensions. */
-const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; providers?: Type[]; extensions?: ModelExtension[] }[] = [
+const topics: { resources?: ResourceDefinition[]; controllers?: Type[]; providers?: Type[]; extensions?: ModelExtension[]; tables?: TableSchema[] }[] = [
   { resources: groupsResources, controllers: groupsControllers, providers: groupsProviders, extensions: groupsExtensions },
   { resources: contactsResources, controllers: contactsControllers, providers: contactsProviders, extensions: contactsExtensions },
   { resources: graphqlResources, controllers: graphqlControllers, providers: graphqlProviders },
   { resources: filesResources, controllers: filesControllers, providers: filesProviders },
   { controllers: viewsControllers, extensions: viewsExtensions, providers: viewsProviders, resources: viewsResources },
+  { resources: attachmentsResources, controllers: attachmentsControllers, providers: attachmentsProviders, tables: attachmentsTables },
 ];
 
 /** The tags of every model (Nautobot's TaggedItem): one table, told apart by content type. */
@@ -78,7 +80,7 @@ export const extrasApp = defineApp({
     webhookResource,
     ...topics.flatMap((t) => t.resources ?? []),
   ],
-  tables: [taggedItemTable, contentTypeTable],
+  tables: [taggedItemTable, contentTypeTable, ...topics.flatMap((t) => t.tables ?? [])],
   rootLinks: ['content-types'],
   extensions: [...extrasExtensions, ...topics.flatMap((t) => t.extensions ?? [])],
   controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...topics.flatMap((t) => t.controllers ?? [])],

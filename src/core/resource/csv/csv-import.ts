@@ -97,7 +97,7 @@ function readCell(def: ResourceDefinition, h: string, raw: string, out: Record<s
   }
   if (!f) {
     // `<gfk>_type` / `<gfk>_id` columns.
-    const g = Object.values(def.fields).find((x) => x.kind === 'gfk' && (h === `${x.name}_type` || h === `${x.name}_id`));
+    const g = Object.values(def.fields).find((x) => x.kind === 'gfk' && (h === x.typeKey! || h === x.idKey!));
     if (g) out[h] = raw === '' || raw === NULL ? null : raw;
     return;
   }

@@ -60,7 +60,7 @@ export async function csvColumns(ctx: RequestContext, exec: Executor, def: Resou
       for (const path of await targetLookups(exec, f.target(), depthCache)) cols.push({ kind: 'natural', header: [f.name, ...path].join('__'), field: f.name, path });
     } else if (f.kind === 'gfk') {
       // `<name>_type`, then the union of the natural keys of every type it may point to.
-      cols.push({ kind: 'value', header: `${f.name}_type`, key: `${f.name}_type` });
+      cols.push({ kind: 'value', header: f.typeKey!, key: f.typeKey! });
       const byHeader = new Map<string, Extract<Column, { kind: 'generic' }>>();
       for (const target of ctx.registry.all().filter((d) => !f.allowed || f.allowed(d))) {
         for (const path of await targetLookups(exec, target, depthCache)) {

@@ -135,8 +135,8 @@ Object.setPrototypeOf(TIMESTAMPS, null);
 export function genericPart(def: ResourceDefinition, seg: string): ScalarField | undefined {
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'gfk' || f.filter === false) continue;
-    if (seg === `${f.name}_type`) return { kind: 'scalar', name: seg, column: f.typeColumn, type: 'string', nullable: f.nullable, filter: true } as ScalarField;
-    if (seg === `${f.name}_id`) return { kind: 'scalar', name: seg, column: f.idColumn, type: 'uuid', nullable: f.nullable, filter: true } as ScalarField;
+    if (seg === f.typeKey!) return { kind: 'scalar', name: seg, column: f.typeColumn, type: 'string', nullable: f.nullable, filter: true } as ScalarField;
+    if (seg === f.idKey!) return { kind: 'scalar', name: seg, column: f.idColumn, type: 'uuid', nullable: f.nullable, filter: true } as ScalarField;
   }
   return undefined;
 }

@@ -288,8 +288,8 @@ export class Representer {
         case 'gfk': {
           const type = row[f.typeColumn];
           const oid = row[f.idColumn];
-          out[`${f.name}_type`] = type ?? null;
-          if (f.showId !== false) out[`${f.name}_id`] = oid ? String(oid) : null;
+          out[f.typeKey!] = type ?? null;
+          if (f.showId !== false) out[f.idKey!] = oid ? String(oid) : null;
           const target = type ? ctx.registry.get(type) : undefined;
           out[f.name] = !type || !oid ? null : (b.nested.get(f.name)?.get(`${type}:${oid}`) ?? (target ? ref(ctx, target, String(oid)) : null));
           break;

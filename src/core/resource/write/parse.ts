@@ -21,11 +21,11 @@ export function parse(run: WriteRun, def: ResourceDefinition, input: Record<stri
   const full = mode !== 'patch';
   for (const f of Object.values(def.fields)) {
     if (!writable(f) || !fieldVisible(run.ctx, f)) continue;
-    const keys = f.kind === 'gfk' ? [`${f.name}_type`, `${f.name}_id`, f.name] : [f.name];
+    const keys = f.kind === 'gfk' ? [f.typeKey!, f.idKey!, f.name] : [f.name];
     const present = keys.some((k) => k in input);
     if (!present) {
       const hasDefault = mode === 'create' && f.kind === 'fk' && !!f.default;
-      if (full && f.required && !hasDefault) addError(item.errors, f.kind === 'gfk' ? `${f.name}_type` : f.name, REQUIRED);
+      if (full && f.required && !hasDefault) addError(item.errors, f.kind === 'gfk' ? f.typeKey! : f.name, REQUIRED);
       continue;
     }
     try {
@@ -72,8 +72,8 @@ export function parseField(run: WriteRun, def: ResourceDefinition, f: Field, inp
       item.touched.add(f.name);
       // An update may name one part alone (a client sending only what changed): the other is the stored one.
       const given = (k: string) => k in input || !item.existing || `${f.name}` in input;
-      const type = given(`${f.name}_type`) ? input[`${f.name}_type`] : item.existing![f.typeColumn];
-      const id = given(`${f.name}_id`) ? input[`${f.name}_id`] : item.existing![f.idColumn];
+      const type = given(f.typeKey!) ? input[f.typeKey!] : item.existing![f.typeColumn];
+      const id = given(f.idKey!) ? input[f.idKey!] : item.existing![f.idColumn];
       // The object itself may be named instead of its id, in any reference form (natural key,
       // attribute object, URL): the form a CSV export writes, `<name>_type` + natural key.
       const named = id === null || id === undefined ? input[f.name] : undefined;
@@ -85,7 +85,7 @@ export function parseField(run: WriteRun, def: ResourceDefinition, f: Field, inp
       }
       const target = typeof type === 'string' ? run.ctx.registry.get(type) : undefined;
       if (!target || (f.allowed && !f.allowed(target))) {
-        addError(item.errors, `${f.name}_type`, typeof type === 'string' && /^\w+\.\w+$/.test(type) ? `Invalid content type: ${type}` : `Invalid value. Specify a content type as '<app_label>.<model_name>'.`);
+        addError(item.errors, f.typeKey!, typeof type === 'string' && /^\w+\.\w+$/.test(type) ? `Invalid content type: ${type}` : `Invalid value. Specify a content type as '<app_label>.<model_name>'.`);
         return;
       }
       if (named !== null && named !== undefined) {
@@ -94,11 +94,11 @@ export function parseField(run: WriteRun, def: ResourceDefinition, f: Field, inp
         return;
       }
       if (!isUuid(id)) {
-        addError(item.errors, `${f.name}_id`, 'Must be a valid UUID.');
+        addError(item.errors, f.idKey!, 'Must be a valid UUID.');
         return;
       }
       item.set[f.typeColumn] = objectType(target);
-      item.refs.push({ field: f, target, specs: [{ kind: 'id', id: parseUuid(id) }], many: false, errorKey: `${f.name}_id` });
+      item.refs.push({ field: f, target, specs: [{ kind: 'id', id: parseUuid(id) }], many: false, errorKey: f.idKey! });
       return;
     }
     case 'm2m': {

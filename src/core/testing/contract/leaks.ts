@@ -149,10 +149,10 @@ export function leakContract(t: () => TestApp, resources: ResourceDefinition[], 
       const f = d.fields[d.scopeVia!];
       if (f.kind !== 'gfk') continue;
       for (const o of all.get(objectType(d)) ?? []) {
-        const ownerType = o[`${f.name}_type`] as string;
+        const ownerType = o[f.typeKey!] as string;
         const owners = all.get(ownerType);
-        const gone = !owners?.some((x) => x.id === o[`${f.name}_id`]);
-        if (!owners || hidden.get(ownerType)!.has(o[`${f.name}_id`]) || (gone && hidden.get(ownerType)!.size)) {
+        const gone = !owners?.some((x) => x.id === o[f.idKey!]);
+        if (!owners || hidden.get(ownerType)!.has(o[f.idKey!]) || (gone && hidden.get(ownerType)!.size)) {
           hidden.get(objectType(d))!.add(o.id);
           hiddenIds.add(o.id);
         }

@@ -86,6 +86,8 @@ export function massAssignmentContract(m: ModelRun): void {
     await t().del(detail(obj.id)).expect(204);
     const [header, row] = parseCsv(String(exported.body)) as string[][];
     for (const k of ['created', 'last_updated']) if (header.includes(k)) row[header.indexOf(k)] = LONG_AGO;
+    // What a CSV cannot carry (an uploaded file: csvRoundTrip false) is given again as a create gives it.
+    if (c.csvRoundTrip === false) for (const k of c.writeOnly ?? []) if (header.includes(k)) row[header.indexOf(k)] = String(c.make(m.ctx, m.seq++)[k]);
     const res = await t().http.post(m.path).set('Authorization', `Token ${t().token}`).set('Content-Type', 'text/csv').send(stringifyCsv([header, row]));
     expect({ status: res.status, body: res.status === 201 ? 'ok' : res.body }).toEqual({ status: 201, body: 'ok' });
     untouched(res.body[0], null, 'CSV import');

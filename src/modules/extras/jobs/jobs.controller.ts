@@ -18,6 +18,8 @@ import { jobResultResource } from './resources/job-result.resource';
 import { jobResource } from './resources/job.resource';
 import { scheduledJobResource } from './resources/scheduled-job.resource';
 import { parseCrontab } from './schedule';
+import { fromForm, isMultipart } from './run-form';
+import { storeJobFiles, takeJobFiles } from '../attachments/job-files';
 import { describeVariables, JobDataError, validateJobData } from './variables';
 
 const bad = (body: unknown) => new HttpResult(400, body);
@@ -104,7 +106,8 @@ export class JobsController {
     const job = await this.service.findOne(ctx, ctx.db, jobResource, String(req.params.id), 'run' as Action);
     if (!job.enabled) throw new PermissionDeniedError('This job is not enabled to be run.');
     if (!job.installed) throw new HttpResult(405, { detail: 'This job is not presently installed and cannot be run' });
-    const body = parseBody(req, false) ?? {};
+    const parsed = parseBody(req, false, 'refuse', true) ?? {};
+    const body = isMultipart(req) ? fromForm(parsed as Record<string, unknown>) : parsed;
     if (!isObject(body)) throw bad({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? 'list' : typeof body}.`] });
     const schedule = body.schedule === undefined || body.schedule === null ? null : parseSchedule(body.schedule, now);
     if (job.has_sensitive_variables) {
@@ -141,12 +144,16 @@ export class JobsController {
     const approval = !dryrun && !!job.approval_required;
     const later = schedule && (schedule.interval !== 'immediately' || approval) ? schedule : approval ? ({ name: `${job.name} (approval)`, interval: 'immediately', startTime: now, crontab: '' } as ScheduleInput) : null;
     const userId = ctx.principal.user?.id ?? null;
+    const taken = takeJobFiles(data);
+    data = taken.data;
     const out = await ctx.db.transaction(async (tx) => {
       if (later) {
         const id = await this.queue.schedule(tx, { job, userId, data, queue, ...later, approvalRequired: approval });
+        await storeJobFiles(tx, taken.files, null, now);
         return { scheduled_job: (await this.service.readBack(ctx, tx, scheduledJobResource, [id]))[0], job_result: null };
       }
       const [id] = await this.queue.enqueue(tx, [{ job, userId, data, queue }]);
+      await storeJobFiles(tx, taken.files, id, now);
       return { scheduled_job: null, job_result: (await this.service.readBack(ctx, tx, jobResultResource, [id]))[0] };
     });
     this.queue.onQueued();

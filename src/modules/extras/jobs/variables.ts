@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { RequestContext } from '../../../core/context';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { ident, inList, sql } from '../../../database/sql';
+import { sizeError, toUpload } from '../attachments/file-storage';
 
 /** What every job variable may say (the reference's ScriptVariable). */
 interface VarBase {
@@ -25,6 +26,7 @@ export type JobVariable = VarBase &
     | { type: 'ObjectVar' | 'MultiObjectVar'; model: string }
     | { type: 'JSONVar' }
     | { type: 'IPAddressVar' | 'IPAddressWithMaskVar' | 'IPNetworkVar' }
+    | { type: 'FileVar' }
   );
 
 type StringOpts = VarBase & { min_length?: number; max_length?: number; regex?: string };
@@ -44,6 +46,8 @@ export const vars = {
   ipAddress: (o: VarBase = {}): JobVariable => ({ type: 'IPAddressVar', ...o }),
   ipAddressWithMask: (o: VarBase = {}): JobVariable => ({ type: 'IPAddressWithMaskVar', ...o }),
   ipNetwork: (o: VarBase = {}): JobVariable => ({ type: 'IPNetworkVar', ...o }),
+  /** A file: a multipart part of the run request (or a `data:` URI in JSON); the job gets a JobFile (attachments/job-files.ts). */
+  file: (o: VarBase = {}): JobVariable => ({ type: 'FileVar', ...o }),
 };
 
 /** `GET jobs/<id>/variables/`: one entry per variable, keys as the reference gives them. */
@@ -170,6 +174,13 @@ export async function validateJobData(ctx: RequestContext, variables: Record<str
         const missing = await unknownIds(ctx, v.model, ids);
         if (missing.size) fail(invalidChoice([...missing][0]));
         else out[name] = ids;
+        break;
+      }
+      case 'FileVar': {
+        const file = toUpload(value, name);
+        const tooBig = typeof file === 'string' ? file : sizeError(file, ctx.settings.FILE_UPLOAD_MAX_SIZE);
+        if (tooBig) fail(tooBig);
+        else out[name] = file;
         break;
       }
       case 'JSONVar':

@@ -4,6 +4,7 @@ import { Db, Row } from '../../../database/db';
 import { ident, inList, join, raw, sql } from '../../../database/sql';
 import { CLOCK, Clock, SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
+import { loadJobFiles } from '../attachments/job-files';
 import { PermissionService } from '../../../core/auth/permission.service';
 import { RequestContext } from '../../../core/context';
 import { DEFAULT_VERSION } from '../../../core/http/versioning';
@@ -237,7 +238,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       const started = Date.now();
       result =
         (await this.db.transaction(async () => {
-          const value = await registered.instance.run(run, data);
+          const value = await registered.instance.run(run, await loadJobFiles(this.db, registered.meta.variables ?? {}, data));
           if (limit > 0 && Date.now() - started > limit) throw new JobFailed(`Job exceeded its time limit of ${limit / 1000} seconds.`);
           return value;
         })) ?? null;
