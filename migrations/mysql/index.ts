@@ -40,6 +40,7 @@ import { Contacts1795781556896 } from './1795781556896-contacts';
 import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 import { GraphqlQueries1795782201219 } from './1795782201219-graphql-queries';
 import { Files1795782258163 } from './1795782258163-files';
+import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -85,4 +86,5 @@ export const mysqlMigrations = [
   DynamicGroups1795781988887,
   GraphqlQueries1795782201219,
   Files1795782258163,
+  IdentityHistoryInChangeLog1795790000000,
 ];
