@@ -50,6 +50,13 @@ eachDatabase(
       expect(refused.headers.allow).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
       expect((await t().get('/api/extras/jobs/?name=Made%20by%20a%20client').expect(200)).body.count).toBe(0);
       expect((await t().options('/api/extras/jobs/').expect(200)).body).not.toHaveProperty('actions');
+      const doc = (await t().http.get('/api/swagger.json').expect(200)).body;
+      expect(doc.paths['/api/extras/jobs/'].post).toBeUndefined();
+      expect(doc.paths['/api/extras/jobs/{id}/'].patch).toBeDefined();
+      expect(doc.paths['/api/extras/job-results/'].delete).toBeDefined();
+      expect(doc.paths['/api/extras/job-results/'].post).toBeUndefined();
+      expect(doc.paths['/api/extras/scheduled-jobs/{id}/'].delete).toBeDefined();
+      expect(doc.paths['/api/extras/scheduled-jobs/{id}/'].patch).toBeUndefined();
 
       const button = await job('Example Simple Job Button Receiver');
       const run = async (pk: string) => (await t().post(`/api/extras/jobs/${button.id}/run/`, { data: { object_pk: pk, object_model_name: 'dcim.device' } }).expect(201)).body.job_result;
@@ -84,6 +91,8 @@ eachDatabase(
       const waiting = await request();
       expect(waiting).toMatchObject({ approval_required: true, approved_at: null, approved_by_user: null, interval: { value: 'immediately' }, one_off: true, enabled: true });
       expect(waiting.user.id).toBe(await userId('requester'));
+      // Named as the reference names an immediate schedule: the job and the moment it was asked for.
+      expect(waiting.name).toMatch(/^Stale Object Cleanup - \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{6})?\+00:00$/);
       await sleep(400);
       expect(await resultsOf(waiting.id)).toBe(0);
 
