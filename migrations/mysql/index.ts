@@ -41,6 +41,7 @@ import { DynamicGroups1795781988887 } from './1795781988887-dynamic-groups';
 import { GraphqlQueries1795782201219 } from './1795782201219-graphql-queries';
 import { Files1795782258163 } from './1795782258163-files';
 import { Attachments1795785344449 } from './1795785344449-attachments';
+import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -87,4 +88,5 @@ export const mysqlMigrations = [
   GraphqlQueries1795782201219,
   Files1795782258163,
   Attachments1795785344449,
+  IdentityHistoryInChangeLog1795790000000,
 ];

@@ -1,4 +1,5 @@
 import { eachDatabase } from '../../src/core/testing/harness';
+import { seedJobs } from '../fixtures/jobs.fixtures';
 
 /**
  * Git repositories and job queue assignments as Nautobot 2.4 has them, beyond the contract: the
@@ -66,7 +67,7 @@ eachDatabase('git repositories and job queue assignments', (t) => {
 
   it('shows the links of a job and its queues as objects, made and removed with the job queues', async () => {
     const [a, b] = (await t().post('/api/extras/job-queues/', [{ name: 'JQA e2e a' }, { name: 'JQA e2e b' }]).expect(201)).body;
-    const job = await post('/api/extras/jobs/', { module_name: 'e2e.jqa', job_class_name: 'Linked', name: 'JQA e2e job', grouping: 'e2e', job_queues: [a.id] });
+    const [job] = await seedJobs(t(), [{ module_name: 'e2e.jqa', job_class_name: 'Linked', name: 'JQA e2e job', grouping: 'e2e', job_queues: [a.id] }]);
     const links = async () => (await t().get(`/api/extras/job-queue-assignments/?job=${job.id}`).expect(200)).body.results;
     const first = await links();
     expect(first.map((l: { job_queue: { id: string } }) => l.job_queue.id)).toEqual([a.id]);

@@ -1,4 +1,5 @@
 import { eachDatabase, TestApp } from '../../src/core/testing/harness';
+import { seedJobs } from '../fixtures/jobs.fixtures';
 import { runJobHooks } from '../../src/modules/extras/jobs';
 import { JobQueue } from '../../src/modules/extras/jobs/job-queue';
 import { createApp } from '../../src/bootstrap';
@@ -183,8 +184,13 @@ eachDatabase(
     } finally {
       await t().patch(`/api/extras/jobs/${report.id}/`, { enabled: true }).expect(200);
     }
-    // A record for a job whose code is not installed cannot run.
-    const ghost = (await t().post('/api/extras/jobs/', { module_name: 'gone', job_class_name: 'Ghost', name: 'Ghost job', grouping: 'Gone', enabled: true }).expect(201)).body;
+    // Clients create no job records (the reference's 405); nothing is made.
+    const refused = await t().post('/api/extras/jobs/', { module_name: 'gone', job_class_name: 'Ghost', name: 'Ghost job', grouping: 'Gone', enabled: true }).expect(405);
+    expect(refused.body).toEqual({ detail: 'Method "POST" not allowed.' });
+    expect(refused.headers.allow).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
+    expect((await t().get('/api/extras/jobs/?name=Ghost%20job').expect(200)).body.count).toBe(0);
+    // A record for a job whose code is not installed (a database restored without an app's code) cannot run.
+    const [ghost] = await seedJobs(t(), [{ module_name: 'gone', job_class_name: 'Ghost', name: 'Ghost job', grouping: 'Gone', enabled: true }]);
     expect(ghost.installed).toBe(false);
     expect((await t().post(`/api/extras/jobs/${ghost.id}/run/`, { data: {} }).expect(405)).body).toEqual({ detail: 'This job is not presently installed and cannot be run' });
     await t().del(`/api/extras/jobs/${ghost.id}/`).expect(204);

@@ -126,6 +126,18 @@ eachDatabase(
         .expect(201);
       await t().get(`/api/identity/external-identities/${res.body.id}/history/`, vt).expect(404);
       await t().get(intake('read', 'r1'), vt).expect(404);
+      // History is a view of the change log: the identity's records, read by whoever may view them.
+      await t().post('/api/users/permissions/', { name: 'view read', object_types: ['identity.externalidentity'], actions: ['view'], users: [viewer], constraints: { source__slug: 'read' } }).expect(201);
+      const refused = await t().get(`/api/identity/external-identities/${res.body.id}/history/`, vt).expect(403);
+      expect(refused.body).toEqual({ detail: 'You do not have permission to perform this action.' });
+      await t().post('/api/users/permissions/', { name: 'view changes', object_types: ['extras.objectchange'], actions: ['view'], users: [viewer] }).expect(201);
+      const seen = (await t().get(`/api/identity/external-identities/${res.body.id}/history/?limit=10`, vt).expect(200)).body;
+      expect(seen.results.map((e: Obj) => e.id)).toEqual([...page.body.results, ...last.body.results].map((e: Obj) => e.id));
+      const records = (await t().get(`/api/extras/object-changes/?changed_object_id=${res.body.id}&limit=10`, vt).expect(200)).body;
+      expect(records.results.map((r: Obj) => [r.id, r.action.value, r.changed_object_type])).toEqual(
+        seen.results.map((e: Obj) => [e.id, e.action, 'identity.externalidentity']),
+      );
+      expect(records.results[0]).not.toHaveProperty('_detail');
     });
 
     it('reads a page of identities or history in a bounded number of statements, whatever its size', async () => {

@@ -18,7 +18,7 @@ const LINKS = '/api/identity/user-links/';
 eachDatabase(
   'identity intake: which users a source may link',
   (t) => {
-    const { source, put, user, groupsOf, history, rows } = intakeHelpers(t);
+    const { source, put, user, groupsOf, history, rows, historyEntries } = intakeHelpers(t);
     /** A service account that writes (and reads) one source's identities, and nothing else. */
     const serviceAccount = (name: string, slug: string) =>
       t().userWith(name, [{ types: ['identity.externalidentity'], actions: ['view', 'change'], constraints: { source__slug: slug } }]);
@@ -31,7 +31,7 @@ eachDatabase(
       identities: await t().db.query(sql`SELECT * FROM ${ident('identity_externalidentity')} ORDER BY ${ident('id')}`),
       roles: await rows('identity_externalidentityrole'),
       keys: await rows('identity_externalidentity_key'),
-      history: await rows('identity_externalidentityhistory'),
+      history: await historyEntries(),
       links: await t().db.query(sql`SELECT * FROM ${ident('identity_userlink')} ORDER BY ${ident('id')}`),
     });
     /** A 409 that names none of the users it refused. */

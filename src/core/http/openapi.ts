@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, OpenAPIObject } from '@nestjs/swagger';
 import { NETKEEL_VERSION } from '../../version';
-import { listPath, ResourceDefinition, objectType } from '../resource/definition';
+import { listPath, offers, ResourceDefinition, objectType } from '../resource/definition';
 import type { Field } from '../resource/fields';
 import { ResourceRegistry } from '../resource/registry';
 import { writable } from '../resource/serialize/input';
@@ -132,18 +132,18 @@ function paths(def: ResourceDefinition): Record<string, Schema> {
     parameters: [idParam],
     get: { tags, operationId: `${def.app}_${def.slug}_retrieve`, parameters: [{ name: 'depth', in: 'query', schema: { type: 'integer' } }], responses: { 200: json(ref) } },
   };
-  if (!def.readOnly) {
-    Object.assign(list, {
-      post: { tags, operationId: `${def.app}_${def.slug}_create`, requestBody: json({ oneOf: [wref, { type: 'array', items: wref }] }), responses: { 201: json(ref) } },
-      put: { tags, operationId: `${def.app}_${def.slug}_bulk_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } },
-      patch: { tags, operationId: `${def.app}_${def.slug}_bulk_partial_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } },
-      delete: { tags, operationId: `${def.app}_${def.slug}_bulk_destroy`, requestBody: json({ type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }), responses: { 204: { description: 'deleted' } } },
-    });
-    Object.assign(detail, {
-      put: { tags, operationId: `${def.app}_${def.slug}_update`, requestBody: json(wref), responses: { 200: json(ref) } },
-      patch: { tags, operationId: `${def.app}_${def.slug}_partial_update`, requestBody: json(wref), responses: { 200: json(ref) } },
-      delete: { tags, operationId: `${def.app}_${def.slug}_destroy`, responses: { 204: { description: 'deleted' } } },
-    });
+  if (offers(def, 'create')) {
+    list.post = { tags, operationId: `${def.app}_${def.slug}_create`, requestBody: json({ oneOf: [wref, { type: 'array', items: wref }] }), responses: { 201: json(ref) } };
+  }
+  if (offers(def, 'update')) {
+    list.put = { tags, operationId: `${def.app}_${def.slug}_bulk_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } };
+    list.patch = { tags, operationId: `${def.app}_${def.slug}_bulk_partial_update`, requestBody: json({ type: 'array', items: wref }), responses: { 200: json({ type: 'array', items: ref }) } };
+    detail.put = { tags, operationId: `${def.app}_${def.slug}_update`, requestBody: json(wref), responses: { 200: json(ref) } };
+    detail.patch = { tags, operationId: `${def.app}_${def.slug}_partial_update`, requestBody: json(wref), responses: { 200: json(ref) } };
+  }
+  if (offers(def, 'delete')) {
+    list.delete = { tags, operationId: `${def.app}_${def.slug}_bulk_destroy`, requestBody: json({ type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } } }), responses: { 204: { description: 'deleted' } } };
+    detail.delete = { tags, operationId: `${def.app}_${def.slug}_destroy`, responses: { 204: { description: 'deleted' } } };
   }
   return { [listPath(def)]: list, [`${listPath(def)}{id}/`]: detail };
 }

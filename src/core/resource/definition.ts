@@ -185,6 +185,12 @@ export interface ResourceDefinition {
   readOnly?: boolean;
   /** Single creates and updates also take multipart/form-data (file fields: `fields.ts` `file`). */
   multipart?: boolean;
+  /**
+   * The writes the API offers (default: every one, none for `readOnly`); the others answer 405.
+   * Jobs are changed and deleted but never created by clients; job results and scheduled jobs,
+   * read-only otherwise, are deleted.
+   */
+  writes?: readonly ApiWrite[];
   /** Actions for which HTTP Basic credentials are accepted (token provisioning). */
   basicAuth?: ('view' | 'add')[];
   /** Never readable without a permission, even under EXEMPT_VIEW_PERMISSIONS. */
@@ -291,3 +297,20 @@ export function ownMap<T>(record: Record<string, T>): Record<string, T> {
 export const listPath = (def: ResourceDefinition) => `/api/${def.apiBase ?? def.app}/${def.slug}/`;
 
 export const objectType = (def: ResourceDefinition) => `${def.appLabel ?? def.app}.${def.model}`;
+
+export type ApiWrite = 'create' | 'update' | 'delete';
+const ALL_WRITES: readonly ApiWrite[] = ['create', 'update', 'delete'];
+
+/** Whether the API offers a write on a model (`writes`, else all of them unless `readOnly`). */
+export function offers(def: Pick<ResourceDefinition, 'readOnly' | 'writes'>, write: ApiWrite): boolean {
+  return (def.writes ?? (def.readOnly ? [] : ALL_WRITES)).includes(write);
+}
+
+/** The Allow header of a model's list or detail URL, in DRF's order. */
+export function allowHeader(def: Pick<ResourceDefinition, 'readOnly' | 'writes'>, detail: boolean): string {
+  const methods = ['GET'];
+  if (!detail && offers(def, 'create')) methods.push('POST');
+  if (offers(def, 'update')) methods.push('PUT', 'PATCH');
+  if (offers(def, 'delete')) methods.push('DELETE');
+  return [...methods, 'HEAD', 'OPTIONS'].join(', ');
+}

@@ -67,6 +67,12 @@ export interface ChangedObject {
   id: string;
   /** The stored row before the write (updates; deletes where the writer holds it), else null. */
   before: Row | null;
+  /**
+   * The writer's own account of this change, kept with its record (not shown by the record's
+   * API): `seq` numbers it among the object's accounts, `data` says what changed in the writer's
+   * terms (identity intake: one history entry, read back at the identity's history endpoint).
+   */
+  detail?: { seq: number; data: Record<string, unknown> };
 }
 
 /**

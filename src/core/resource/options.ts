@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context';
-import type { ResourceDefinition } from './definition';
+import { offers, type ResourceDefinition } from './definition';
 import type { Field } from './fields';
 import { writable } from './serialize/input';
 import { scopeConstraints } from './query/scope';
@@ -70,7 +70,8 @@ export async function optionsMetadata(ctx: RequestContext, def: ResourceDefiniti
     renders: ['application/json', 'text/html', 'text/csv'],
     parses: ['application/json', 'text/csv'],
   };
-  if (def.readOnly) return body;
+  // The list describes its create (POST), the detail its update (PUT): only where the API offers them.
+  if (!offers(def, detail ? 'update' : 'create')) return body;
   const action = detail ? 'change' : 'add';
   const allowed = await scopeConstraints(ctx, def, action);
   if (allowed !== null && !allowed.length) return body;

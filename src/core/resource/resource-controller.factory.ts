@@ -4,7 +4,7 @@ import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
 import { wantsCsv } from '../http/negotiation';
 import { isCsvBody, NkRequest, parseBody } from '../http/request';
-import { listPath, ResourceDefinition } from './definition';
+import { allowHeader, ApiWrite, listPath, offers, ResourceDefinition } from './definition';
 import { MethodNotAllowedError } from './errors';
 import { optionsMetadata } from './options';
 import { parseDepth, toQuery } from './query/params';
@@ -12,9 +12,6 @@ import { ResourceService } from './resource.service';
 import { CsvService } from './csv/csv.service';
 import { listExport } from './list-export';
 
-const LIST_ALLOW = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
-const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
-const READ_ALLOW = 'GET, HEAD, OPTIONS';
 
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
@@ -23,10 +20,10 @@ const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c
  * hand-written CRUD controller. Handlers only translate HTTP to the service and return values.
  */
 export function createResourceController(def: ResourceDefinition): Type<unknown> {
-  const listAllow = def.readOnly ? READ_ALLOW : LIST_ALLOW;
-  const detailAllow = def.readOnly ? READ_ALLOW : DETAIL_ALLOW;
-  const writable = (req: NkRequest) => {
-    if (def.readOnly) throw new MethodNotAllowedError(req.method);
+  const listAllow = allowHeader(def, false);
+  const detailAllow = allowHeader(def, true);
+  const writable = (req: NkRequest, write: ApiWrite) => {
+    if (!offers(def, write)) throw new MethodNotAllowedError(req.method);
   };
 
   @Controller(listPath(def).slice(1, -1))
@@ -53,7 +50,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     @Header('Allow', listAllow)
     @ResourceRoute(def, 'add')
     async create(@Req() req: NkRequest) {
-      writable(req);
+      writable(req, 'create');
       const ctx = this.contexts.create(req);
       const body = parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
@@ -76,7 +73,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     }
 
     async bulkUpdate(req: NkRequest, mode: 'replace' | 'patch') {
-      writable(req);
+      writable(req, 'update');
       const ctx = this.contexts.create(req);
       const body = parseBody(req);
       const q = toQuery(req.query);
@@ -88,7 +85,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     @Header('Allow', listAllow)
     @ResourceRoute(def, 'delete')
     async bulkDelete(@Req() req: NkRequest) {
-      writable(req);
+      writable(req, 'delete');
       parseDepth(toQuery(req.query), req.method);
       const ctx = this.contexts.create(req);
       await this.service.bulkDestroy(ctx, def, parseBody(req, false));
@@ -127,7 +124,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     }
 
     async updateOne(req: NkRequest, mode: 'replace' | 'patch') {
-      writable(req);
+      writable(req, 'update');
       const ctx = this.contexts.create(req);
       let body = parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
@@ -139,7 +136,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     @Header('Allow', detailAllow)
     @ResourceRoute(def, 'delete')
     async destroy(@Req() req: NkRequest) {
-      writable(req);
+      writable(req, 'delete');
       parseDepth(toQuery(req.query), req.method);
       await this.service.destroy(this.contexts.create(req), def, String(req.params.id));
       return new ApiResponse(204, undefined);

@@ -20,24 +20,6 @@ export const identityKeyTable = defineTable({
   foreignKeys: { identity_id: ['identity_externalidentity', 'cascade'] },
 });
 
-/** Every change intake made to an identity and its user, numbered per identity. */
-export const identityHistoryTable = defineTable({
-  name: 'identity_externalidentityhistory',
-  columns: {
-    id: column.uuid(),
-    identity_id: column.uuid(),
-    seq: column.integer(),
-    time: column.datetime(),
-    action: column.string(20),
-    actor_id: column.uuid({ nullable: true }),
-    actor_name: column.string(150),
-    changes: column.json(),
-  },
-  primaryKey: ['id'],
-  indexes: [{ columns: ['identity_id', 'seq'], unique: true }, ['actor_id']],
-  foreignKeys: { identity_id: ['identity_externalidentity', 'cascade'], actor_id: ['users_user', 'setNull'] },
-});
-
 /**
  * External identity intake: sources push people with their roles; netkeel keeps users, their
  * activity and their source-managed groups in step with the roles' effective status.
@@ -45,7 +27,7 @@ export const identityHistoryTable = defineTable({
 export const identityApp = defineApp({
   label: 'identity',
   resources: [identitySourceResource, externalIdentityResource, externalIdentityRoleResource, userLinkResource],
-  tables: [identityKeyTable, identityHistoryTable],
+  tables: [identityKeyTable],
   controllers: [IdentityIntakeController, IdentityHistoryController],
   providers: [IdentityAccessService, IdentityHistoryService, IdentityIntakeService, IdentityUserStatusProvider],
 });

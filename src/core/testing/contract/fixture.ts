@@ -20,7 +20,11 @@ export interface Fixture {
    * tests become one test of the refusals. `make` is then only used as a body to refuse.
    */
   readOnly?: boolean;
-  /** Creates the n-th fixture and returns its representation (read-only resources). */
+  /**
+   * Creates the n-th fixture and returns its representation: read-only resources, and models
+   * whose API creates none (`writes` without `create`: jobs), whose contract then changes and
+   * deletes seeded objects.
+   */
   seed?: (t: TestApp, ctx: Obj, n: number) => Promise<Obj>;
   /** A PATCH payload applied to several objects at once (no unique fields). */
   bulkUpdate?: (ctx: Obj) => Obj;

@@ -13,16 +13,23 @@ export class ModelRun {
   readonly strip: (o: Obj) => Obj;
   readonly listAllow: string;
   readonly detailAllow: string;
+  /** The writes the API offers on this model (its definition's `writes`; none when read-only). */
+  readonly creates: boolean;
+  readonly updates: boolean;
+  readonly deletes: boolean;
 
   constructor(
     readonly t: () => TestApp,
     readonly type: string,
     readonly path: string,
     readonly c: Fixture,
+    writes: readonly string[] = c.readOnly ? [] : ['create', 'update', 'delete'],
   ) {
     this.strip = stripWith(c.createOnly ?? []);
-    this.listAllow = c.readOnly ? 'GET, HEAD, OPTIONS' : 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
-    this.detailAllow = c.readOnly ? 'GET, HEAD, OPTIONS' : 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
+    [this.creates, this.updates, this.deletes] = ['create', 'update', 'delete'].map((w) => writes.includes(w));
+    const methods = (detail: boolean) => ['GET', ...(this.creates && !detail ? ['POST'] : []), ...(this.updates ? ['PUT', 'PATCH'] : []), ...(this.deletes ? ['DELETE'] : []), 'HEAD', 'OPTIONS'].join(', ');
+    this.listAllow = methods(false);
+    this.detailAllow = methods(true);
   }
 
   readonly detail = (id: string) => `${this.path}${id}/`;
@@ -32,6 +39,9 @@ export class ModelRun {
     if (res.status !== 201) throw new Error(`create ${this.path} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Obj;
   };
+
+  /** A new object to change or delete: seeded where the API creates none, else created. */
+  readonly fresh = async (): Promise<Obj> => (this.c.seed ? this.c.seed(this.t(), this.ctx, this.seq++) : this.create(this.c.make(this.ctx, this.seq++)));
 
   readonly count = async (): Promise<number> => (await this.t().get(`${this.path}?limit=1`).expect(200)).body.count as number;
 

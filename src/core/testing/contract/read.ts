@@ -116,8 +116,8 @@ export function readContract(m: ModelRun): void {
         expect(res.body).toEqual({ depth: [expect.any(String)] });
       }
       await t().get(`${m.path}?depth=10`).expect(200);
-      await t().post(`${m.path}?depth=1`, c.make(m.ctx, m.seq++)).expect(c.readOnly ? 405 : 400);
-      if (!c.readOnly) {
+      await t().post(`${m.path}?depth=1`, c.make(m.ctx, m.seq++)).expect(m.creates ? 400 : 405);
+      if (m.deletes) {
         // A refused delete deletes nothing.
         await t().del(`${detail(m.fixtures[0].id)}?depth=1`).expect(400);
         await t().del(`${m.path}?depth=1`, [{ id: m.fixtures[0].id }]).expect(400);
@@ -168,8 +168,11 @@ export function readContract(m: ModelRun): void {
     it('describes itself with OPTIONS', async () => {
       const res = await t().options(m.path).expect(200);
       expect(res.body).toMatchObject({ name: expect.any(String), renders: expect.any(Array), parses: expect.any(Array) });
-      if (c.readOnly) expect(res.body).not.toHaveProperty('actions');
+      if (!m.creates) expect(res.body).not.toHaveProperty('actions');
       else expect(res.body.actions.POST).toBeDefined();
+      const one = await t().options(detail(m.fixtures[0].id)).expect(200);
+      if (!m.updates) expect(one.body).not.toHaveProperty('actions');
+      else expect(one.body.actions.PUT).toBeDefined();
       for (const [field, values] of Object.entries(c.choices ?? {})) {
         expect(res.body.actions.POST[field].choices.map((x: Obj) => x.value)).toEqual(values);
         for (const ch of res.body.actions.POST[field].choices) expect(Object.keys(ch).sort()).toEqual(['display', 'value']);
@@ -179,21 +182,17 @@ export function readContract(m: ModelRun): void {
     });
   });
 
-  if (c.readOnly) {
-    it('refuses every write with 405 and changes nothing', async () => {
+  if (!m.creates || !m.updates || !m.deletes) {
+    it('refuses every write it does not offer with 405 and changes nothing', async () => {
       const before = await count();
       const id = m.fixtures[0].id;
       const attempts = [
-        t().post(m.path, c.make(m.ctx, m.seq++)),
-        t().put(m.path, [{ id }]),
-        t().patch(m.path, [{ id }]),
-        t().del(m.path, [{ id }]),
-        t().put(detail(id), m.fixtures[0]),
-        t().patch(detail(id), {}),
-        t().del(detail(id)),
+        ...(m.creates ? [] : [() => t().post(m.path, c.make(m.ctx, m.seq++))]),
+        ...(m.updates ? [] : [() => t().put(m.path, [{ id }]), () => t().patch(m.path, [{ id }]), () => t().put(detail(id), m.fixtures[0]), () => t().patch(detail(id), {})]),
+        ...(m.deletes ? [] : [() => t().del(m.path, [{ id }]), () => t().del(detail(id))]),
       ];
       for (const attempt of attempts) {
-        const res = await attempt.expect(405);
+        const res = await attempt().expect(405);
         expect(res.body).toEqual({ detail: expect.stringMatching(/^Method "\w+" not allowed\.$/) });
       }
       expect(await count()).toBe(before);

@@ -1,4 +1,4 @@
-import { listPath, objectType, ResourceDefinition } from '../../resource/definition';
+import { listPath, objectType, offers, ResourceDefinition } from '../../resource/definition';
 import { ResourceRegistry } from '../../resource/registry';
 import { StartOptions, startApp, TestApp } from '../harness';
 import { Kind, testDatabases } from '../../../database/test-servers';
@@ -57,7 +57,7 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       const c = fixtures[type];
       if (!c) continue;
       describe(type, () => {
-        const m = new ModelRun(t, type, listPath(def), c);
+        const m = new ModelRun(t, type, listPath(def), c, (['create', 'update', 'delete'] as const).filter((w) => offers(def, w)));
         beforeAll(() => m.prepare());
         readContract(m);
         writeContract(m);

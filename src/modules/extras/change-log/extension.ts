@@ -3,7 +3,7 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, param, sql } from '../../../database/sql';
 import { RequestContext, type PermissionResolver } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
-import type { ChangeBatch, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
+import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
 import { fitDepth } from '../../../core/resource/json-limits';
 import { unscoped } from '../../../core/resource/query/rows';
 import { Representer } from '../../../core/resource/serialize/representer';
@@ -28,7 +28,7 @@ export const changeLogExtension: ModelExtension = {
     async changed(x: ExtensionContext, batch: ChangeBatch): Promise<void> {
       if (!isChangeLogged(x.def)) return;
       for (const part of chunks(batch.objects)) {
-        const records = await changeRecords(x.ctx, x.exec, x.def, batch.action, part.map((o) => o.id));
+        const records = await changeRecords(x.ctx, x.exec, x.def, batch.action, part);
         if (!records.length) continue;
         await insertRecords(x.exec, records);
         await notifyListeners(x, { action: batch.action, objectType: objectType(x.def), objects: part, records });
@@ -38,7 +38,8 @@ export const changeLogExtension: ModelExtension = {
 };
 
 /** The records of one chunk of objects: their rows (one statement), representations and tag names. */
-async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], ids: string[]): Promise<ChangeRecord[]> {
+async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], objects: ChangedObject[]): Promise<ChangeRecord[]> {
+  const ids = objects.map((o) => o.id);
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
   const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
   if (!rows.length) return [];
@@ -54,7 +55,7 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
   const user = ctx.principal.user;
   const type = objectType(def);
   const out: ChangeRecord[] = [];
-  for (const id of ids) {
+  for (const { id, detail } of objects) {
     const hit = byId.get(id);
     if (!hit) continue;
     const [row, rep] = hit;
@@ -74,6 +75,8 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
       // Custom field values sit a level deeper here than on their object: deeper ones are kept as text.
       object_data: fitDepth(storedData(def, row, rep, tagNames)),
       object_data_v2: fitDepth(rep),
+      _detail: detail?.data ?? null,
+      _seq: detail?.seq ?? null,
     });
   }
   return out;

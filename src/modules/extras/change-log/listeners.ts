@@ -19,6 +19,9 @@ export interface ChangeRecord {
   object_repr: string;
   object_data: Obj;
   object_data_v2: Obj | null;
+  /** The writer's account of the change (`ChangedObject.detail`), not an API field. */
+  _detail: Obj | null;
+  _seq: number | null;
 }
 
 /** What a listener receives for each batch of change records, inside the write's transaction. */

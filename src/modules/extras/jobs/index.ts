@@ -7,6 +7,7 @@ import { ChangeLogCleanupJob } from './builtin/changelog-cleanup.job';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { JobsController } from './jobs.controller';
+import { ApprovalsController } from './approvals.controller';
 import { jobButtonResource } from './resources/job-button.resource';
 import { jobHookResource } from './resources/job-hook.resource';
 import { jobLogEntryResource } from './resources/job-log-entry.resource';
@@ -19,7 +20,7 @@ import { JobWorker } from './worker';
 
 /** The jobs part of the extras app: its models, endpoints, machinery and built-in jobs. */
 export const jobResources = [jobQueueResource, jobResource, jobQueueAssignmentResource, jobResultResource, jobLogEntryResource, scheduledJobResource, jobButtonResource, jobHookResource];
-export const jobControllers = [JobsController];
+export const jobControllers = [JobsController, ApprovalsController];
 /** Netkeel's own jobs: one provider each (a new job is one more class here, or in any app's providers). */
 export const builtinJobs = [ImportObjectsJob, PrefixUtilizationJob, StaleObjectCleanupJob, ChangeLogCleanupJob, LogObjectChangeJob, LogObjectJob];
 export const jobProviders = [JobRegistry, JobQueue, JobWorker, JobHookListener, ...builtinJobs];

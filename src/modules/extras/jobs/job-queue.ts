@@ -27,6 +27,11 @@ export interface ScheduleRequest extends RunRequest {
 
 const classPathOf = (job: Row) => `${job.module_name}.${job.job_class_name}`;
 
+/** When a schedule first runs: its start, or for a crontab the first match from its start (or now, if later). */
+export function firstRunAt(interval: ExecutionType, start: Date, crontab: string, now: Date): Date | null {
+  return interval === 'custom' ? nextCron(parseCrontab(crontab)!, new Date(Math.max(start.getTime(), now.getTime()) - 60_000)) : start;
+}
+
 /**
  * The job queue kept in the database: a run is a job result in PENDING, which any instance's
  * worker claims (worker.ts); a schedule is a scheduled job whose `next_run_at` the worker
@@ -65,7 +70,7 @@ export class JobQueue {
   async schedule(exec: Executor, s: ScheduleRequest): Promise<string> {
     const now = this.clock();
     const start = s.startTime ?? now;
-    const first = s.interval === 'custom' ? nextCron(parseCrontab(s.crontab)!, new Date(Math.max(start.getTime(), now.getTime()) - 60_000)) : start;
+    const first = firstRunAt(s.interval, start, s.crontab, now);
     const [id] = await insertRows(
       exec,
       scheduledJobResource,
@@ -88,6 +93,7 @@ export class JobQueue {
           approval_required: s.approvalRequired,
           crontab: s.crontab,
           time_zone: 'UTC',
+          // One awaiting approval is never due until approved (approvals.controller.ts sets it then).
           next_run_at: s.approvalRequired ? null : first,
         },
       ],

@@ -35,6 +35,13 @@ interface ScheduleInput {
   crontab: string;
 }
 
+/** A moment as Python's str() of an aware UTC datetime writes it (`2030-01-01 12:00:00.250000+00:00`). */
+function pythonDateTime(d: Date): string {
+  const [day, time] = d.toISOString().replace('Z', '').split('T');
+  const [hms, ms] = time.split('.');
+  return `${day} ${hms}${ms && ms !== '000' ? `.${ms}000` : ''}+00:00`;
+}
+
 /** The body's `schedule` as the reference's JobCreationSerializer checks it; errors nest under `schedule`. */
 function parseSchedule(raw: unknown, now: Date): ScheduleInput {
   if (!isObject(raw)) throw bad({ schedule: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(raw) ? 'list' : typeof raw}.`] } });
@@ -142,7 +149,9 @@ export class JobsController {
     }
     const dryrun = !!registered.meta.variables?.dryrun && !!data.dryrun;
     const approval = !dryrun && !!job.approval_required;
-    const later = schedule && (schedule.interval !== 'immediately' || approval) ? schedule : approval ? ({ name: `${job.name} (approval)`, interval: 'immediately', startTime: now, crontab: '' } as ScheduleInput) : null;
+    let later = schedule && (schedule.interval !== 'immediately' || approval) ? schedule : approval ? ({ name: '', interval: 'immediately', startTime: now, crontab: '' } as ScheduleInput) : null;
+    // The reference's create_schedule: an immediate schedule starts now, named after the job and that moment unless named.
+    if (later?.interval === 'immediately') later = { ...later, startTime: now, name: later.name || `${job.name} - ${pythonDateTime(now)}` };
     const userId = ctx.principal.user?.id ?? null;
     const taken = takeJobFiles(data);
     data = taken.data;

@@ -1,5 +1,6 @@
 import { defineResource, objectType, ResourceDefinition } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
+import { column } from '../../../database/schema/schema';
 import { userResource } from '../../users/resources/user.resource';
 
 export const OBJECT_CHANGE_ACTIONS: [string, string][] = [
@@ -58,6 +59,8 @@ export const objectChangeResource = defineResource({
     object_data: field.json({ readOnly: true }),
     object_data_v2: field.json({ readOnly: true, nullable: true }),
   },
+  // A writer's own account of a change (`ChangedObject.detail`: identity intake's history entries), numbered per object; no API field.
+  columns: { _detail: column.json({ nullable: true }), _seq: column.integer({ nullable: true }) },
   indexes: [['request_id', 'changed_object_type', 'changed_object_id'], ['user_id', 'changed_object_type', 'changed_object_id'], ['user_name', 'changed_object_type', 'changed_object_id']],
   search: ['user_name', 'object_repr'],
   // A record shows its object's data: it is visible to whom may view that object (a deleted

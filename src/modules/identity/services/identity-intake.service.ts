@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
-import type { RequestContext } from '../../../core/context';
+import { RequestContext } from '../../../core/context';
+import { ContextFactory } from '../../../core/http/context.factory';
 import { HttpResult, NotFoundError, PermissionDeniedError, ValidationError } from '../../../core/resource/errors';
 import { visibleRows } from '../../../core/resource/query/scope';
 import type { Executor, Row } from '../../../database/db';
@@ -34,9 +35,7 @@ import { planRoles, primaryRole, ROLE_FIELDS, summaries } from '../intake/role-p
 import { linkUser, updateUser } from '../intake/user-link';
 import type { RoleCode } from '../message/identity-message.validator';
 import { IdentityAccessService } from './identity-access.service';
-import { diff, FieldChanges, HistoryAction, HistoryChanges, IdentityHistoryService, isEmpty } from './identity-history.service';
-
-type Actor = { id: string; username: string } | null;
+import { diff, FieldChanges, HistoryAction, HistoryChanges, HistoryEntry, IdentityHistoryService, isEmpty } from './identity-history.service';
 
 const WRITE_ATTEMPTS = 4;
 const IDENTITY_FIELDS = ['name', 'email', 'status', 'user', 'primary_role'] as const;
@@ -58,6 +57,7 @@ export class IdentityIntakeService {
   constructor(
     private readonly access: IdentityAccessService,
     private readonly history: IdentityHistoryService,
+    private readonly contexts: ContextFactory,
     @Inject(SETTINGS) private readonly settings: Settings,
   ) {}
 
@@ -103,9 +103,8 @@ export class IdentityIntakeService {
       const byId = new Map(updated.map((u) => [u.after.id, u.after]));
       const all = roles.map((r) => byId.get(r.id) ?? r);
       await updateIdentity(tx, String(existing.id), { status: 'D', role_summary: summaries(all, parseRoleSummary(existing.role_summary)) }, now);
-      await this.applyAndRecord(ctx, tx, existing, 'delete', changes, null, now);
       // A deleted identity is kept, marked deleted: an update of it and of its roles, as the change log sees it.
-      await notifyChanges(ctx, tx, externalIdentityResource, 'update', [{ id: String(existing.id), before: existing }]);
+      await this.history.record(ctx, tx, await this.applyAndCollect(tx, existing, 'delete', changes, null, now));
       await notifyChanges(ctx, tx, externalIdentityRoleResource, 'update', updated.map((u) => ({ id: u.before.id, before: u.before })));
     });
   }
@@ -116,8 +115,9 @@ export class IdentityIntakeService {
    * Answers as a user status provider: false when the identities deny access, else the
    * user's stored is_active (null: no identity governs the user).
    */
-  async applyTransitions(tx: Executor, target: { userId: string } | { identityId: string }, now: Date, actor: Actor = null): Promise<boolean | null> {
+  async applyTransitions(ctx: RequestContext | null, tx: Executor, target: { userId: string } | { identityId: string }, now: Date): Promise<boolean | null> {
     const applied = await this.access.apply(tx, target, now);
+    const entries: HistoryEntry[] = [];
     // The user's and groups' changes go with the (first) identity whose own status changed.
     const ids = [...applied.identities.keys()];
     const carrier = ids.find((id) => !isEmpty(applied.identities.get(id)!)) ?? ids[0];
@@ -127,8 +127,10 @@ export class IdentityIntakeService {
         if (applied.user) changes.user = applied.user;
         if (applied.groups) changes.groups = applied.groups;
       }
-      if (!isEmpty(changes)) await this.history.record(tx, id, 'transition', actor, changes, now);
+      if (!isEmpty(changes)) entries.push({ id, action: 'transition', changes });
     }
+    // At authentication no request writes: the system does, at the time the transition was applied.
+    await this.history.record(ctx ?? this.systemAt(now), tx, entries);
     if (!applied.identities.size) return null;
     return applied.active ? applied.userActive : false;
   }
@@ -152,7 +154,7 @@ export class IdentityIntakeService {
     // An identity outside the writer's scope answers as a missing one: no probing another source's people.
     if (existing && !(await inScope(ctx, tx, String(existing.id), 'change'))) throw identityNotFound();
     if (existing && existing.status === 'A' && existing.message_hash === hash) {
-      if (dueAt(existing, now)) await this.applyTransitions(tx, existing.user_id ? { userId: String(existing.user_id) } : { identityId: String(existing.id) }, now, actorOf(ctx));
+      if (dueAt(existing, now)) await this.applyTransitions(ctx, tx, existing.user_id ? { userId: String(existing.user_id) } : { identityId: String(existing.id) }, now);
       return { created: false, body: await represent(ctx, tx, await reloadIdentity(tx, String(existing.id)), 0) };
     }
 
@@ -205,17 +207,20 @@ export class IdentityIntakeService {
     if (link) changes.user = { action: link.created ? 'created' : 'linked', id: link.id, username: link.username, fields: link.created ? link.fields : userChanges };
     else if (Object.keys(userChanges).length) changes.user = { action: 'changed', id: userId!, username: '', fields: userChanges };
     const row = await reloadIdentity(tx, id);
-    await this.applyAndRecord(ctx, tx, row, existing ? 'update' : 'create', changes, link ? link.id : null, now);
+    const entries = await this.applyAndCollect(tx, row, existing ? 'update' : 'create', changes, link ? link.id : null, now, existing);
     // The result must still be in scope: an update that leaves it is refused (403); a new identity reads as missing.
     if (!(await inScope(ctx, tx, id, 'change'))) throw existing ? new PermissionDeniedError() : identityNotFound();
-    await notifyChanges(ctx, tx, externalIdentityResource, existing ? 'update' : 'create', [{ id, before: existing }]);
+    await this.history.record(ctx, tx, entries);
     await notifyChanges(ctx, tx, externalIdentityRoleResource, 'create', inserts.map((r) => ({ id: r.id, before: null })));
     await notifyChanges(ctx, tx, externalIdentityRoleResource, 'update', updates.map((r) => ({ id: r.id, before: oldRoles.find((o) => o.id === r.id) ?? null })));
     return { created: !existing, body: await represent(ctx, tx, await reloadIdentity(tx, id), 0) };
   }
 
-  /** Applies access for the identity's user and records one history entry with everything that changed. */
-  private async applyAndRecord(ctx: RequestContext, tx: Executor, row: Row, action: HistoryAction, changes: HistoryChanges, activated: string | null, now: Date) {
+  /**
+   * Applies access for the identity's user; answers the history entries to record: one for the
+   * identity with everything that changed, and the transitions of the user's other identities.
+   */
+  private async applyAndCollect(tx: Executor, row: Row, action: HistoryAction, changes: HistoryChanges, activated: string | null, now: Date, before: Row | null = row): Promise<HistoryEntry[]> {
     const id = String(row.id);
     const applied = await this.access.apply(tx, row.user_id ? { userId: String(row.user_id) } : { identityId: id }, now, activated !== null);
     const own = applied.identities.get(id) ?? {};
@@ -233,13 +238,20 @@ export class IdentityIntakeService {
     }
     if (changes.user && !changes.user.username) changes.user.username = applied.user?.username ?? (await usernameOf(tx, changes.user.id));
     if (applied.groups) changes.groups = applied.groups;
-    await this.history.record(tx, id, action, actorOf(ctx), changes, now);
+    const entries: HistoryEntry[] = [{ id, action, changes, before }];
     // Other identities of the same user whose time-driven changes came due meanwhile.
-    for (const [other, c] of applied.identities) if (other !== id && !isEmpty(c)) await this.history.record(tx, other, 'transition', null, c, now);
+    for (const [other, c] of applied.identities) if (other !== id && !isEmpty(c)) entries.push({ id: other, action: 'transition', changes: c });
+    return entries;
+  }
+
+  /** The system's context, its clock stopped at `now` (records of transitions applied at authentication). */
+  private systemAt(now: Date): RequestContext {
+    const ctx = this.contexts.system();
+    const at = new RequestContext(ctx.db, ctx.settings, ctx.registry, ctx.permissions, ctx.principal, ctx.apiVersion, ctx.baseUrl, () => now);
+    at.changeContext = ctx.changeContext;
+    return at;
   }
 }
-
-const actorOf = (ctx: RequestContext): Actor => (ctx.principal.user ? { id: ctx.principal.user.id, username: ctx.principal.user.username } : null);
 
 function dueAt(row: Row, now: Date): boolean {
   const next = toDate(row.next_transition);

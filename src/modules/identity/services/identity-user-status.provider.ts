@@ -48,7 +48,7 @@ export class IdentityUserStatusProvider implements UserStatusProvider, OnModuleI
     if (due || stale) {
       try {
         // Decided on the rows as locked and applied (a message may have arrived meanwhile).
-        return await this.db.transaction((tx) => this.intake.applyTransitions(tx, { userId: user.id }, now));
+        return await this.db.transaction((tx) => this.intake.applyTransitions(null, tx, { userId: user.id }, now));
       } catch (e) {
         // The decision stands even if applying it failed (it is retried at the next request).
         this.logger.error(`Applying identity transitions for user ${user.username} failed: ${(e as Error).message}`);

@@ -17,6 +17,8 @@ export const jobResultResource = defineResource({
   slug: 'job-results',
   verboseName: 'job result',
   readOnly: true,
+  // Written by the run endpoint and the worker; clients may delete them (the reference's DestroyModelMixin and bulk destroy).
+  writes: ['delete'],
   naturalKey: ['id'],
   ordering: ['-date_created'],
   display: (r) => `${r.name} started at ${iso(r.date_created)} (${r.status})`,

@@ -27,6 +27,8 @@ export const jobResource = defineResource({
   model: 'job',
   watched: true,
   slug: 'jobs',
+  // Records come from the registered job classes: clients change and delete them, never create them (the reference's 405).
+  writes: ['update', 'delete'],
   naturalKey: ['name'],
   ordering: ['grouping', 'name'],
   display: (r) => r.name,

@@ -19,6 +19,8 @@ export const scheduledJobResource = defineResource({
   slug: 'scheduled-jobs',
   verboseName: 'scheduled job',
   readOnly: true,
+  // Written by the run endpoint and the worker; clients may delete them (the reference's DestroyModelMixin and bulk destroy).
+  writes: ['delete'],
   naturalKey: ['id'],
   ordering: ['name'],
   display: (r) => `${r.name}: ${r.interval}`,

@@ -1,0 +1,47 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Written by hand (MySQL 8 and MariaDB 10.11+): identity history becomes a view of the change log.
+ * - extras_objectchange: new columns _detail json NULL (a writer's own account of a change) and
+ *   _seq int NULL (its number among the object's accounts)
+ * - every identity_externalidentityhistory entry becomes a change record of its identity
+ *   (change_context `unknown`, detail `identity history`; the entry as `_detail`), then the
+ *   table is dropped. `down` recreates the table from the records that carry an account and
+ *   removes the records this migration made.
+ */
+export class IdentityHistoryInChangeLog1795790000000 implements MigrationInterface {
+  name = 'IdentityHistoryInChangeLog1795790000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE \`extras_objectchange\` ADD COLUMN \`_detail\` json NULL`);
+    await q.query(`ALTER TABLE \`extras_objectchange\` ADD COLUMN \`_seq\` int NULL`);
+    // The entry is built as text: MariaDB's json is text, which JSON_OBJECT would quote.
+    await q.query(`INSERT INTO \`extras_objectchange\` (\`id\`, \`created\`, \`last_updated\`, \`time\`, \`user_id\`, \`user_name\`, \`request_id\`, \`action\`,
+        \`changed_object_type\`, \`changed_object_id\`, \`change_context\`, \`change_context_detail\`, \`related_object_type\`, \`related_object_id\`,
+        \`object_repr\`, \`object_data\`, \`object_data_v2\`, \`_detail\`, \`_seq\`)
+      SELECT h.\`id\`, h.\`time\`, h.\`time\`, h.\`time\`, h.\`actor_id\`, CASE WHEN h.\`actor_id\` IS NULL AND h.\`actor_name\` = '' THEN 'Undefined' ELSE h.\`actor_name\` END,
+        UUID(), CASE WHEN h.\`action\` = 'create' THEN 'create' ELSE 'update' END,
+        'identity.externalidentity', h.\`identity_id\`, 'unknown', 'identity history', NULL, NULL,
+        CASE WHEN TRIM(i.\`name\`) = '' THEN h.\`identity_id\` ELSE LEFT(TRIM(i.\`name\`), 200) END, '{}', NULL,
+        CONCAT('{"action":', JSON_QUOTE(h.\`action\`), ',"changes":', h.\`changes\`, '}'), h.\`seq\`
+      FROM \`identity_externalidentityhistory\` h JOIN \`identity_externalidentity\` i ON i.\`id\` = h.\`identity_id\``);
+    await q.query(`DROP TABLE \`identity_externalidentityhistory\``);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE \`identity_externalidentityhistory\` (\`id\` char(36) NOT NULL PRIMARY KEY, \`identity_id\` char(36) NOT NULL,
+      \`seq\` int NOT NULL, \`time\` datetime(6) NOT NULL, \`action\` varchar(20) NOT NULL, \`actor_id\` char(36) NULL, \`actor_name\` varchar(150) NOT NULL,
+      \`changes\` json NOT NULL, UNIQUE KEY \`identity_externalidentityhistory_identity_seq_key\` (\`identity_id\`, \`seq\`),
+      KEY \`identity_externalidentityhistory_actor_id_idx\` (\`actor_id\`),
+      CONSTRAINT \`identity_externalidentityhistory_identity_fk\` FOREIGN KEY (\`identity_id\`) REFERENCES \`identity_externalidentity\` (\`id\`) ON DELETE CASCADE,
+      CONSTRAINT \`identity_externalidentityhistory_actor_fk\` FOREIGN KEY (\`actor_id\`) REFERENCES \`users_user\` (\`id\`) ON DELETE SET NULL)`);
+    await q.query(`INSERT INTO \`identity_externalidentityhistory\` (\`id\`, \`identity_id\`, \`seq\`, \`time\`, \`action\`, \`actor_id\`, \`actor_name\`, \`changes\`)
+      SELECT c.\`id\`, c.\`changed_object_id\`, c.\`_seq\`, c.\`time\`, JSON_UNQUOTE(JSON_EXTRACT(c.\`_detail\`, '$.action')), c.\`user_id\`,
+        CASE WHEN c.\`user_id\` IS NULL AND c.\`user_name\` = 'Undefined' THEN '' ELSE c.\`user_name\` END, JSON_EXTRACT(c.\`_detail\`, '$.changes')
+      FROM \`extras_objectchange\` c JOIN \`identity_externalidentity\` i ON i.\`id\` = c.\`changed_object_id\`
+      WHERE c.\`changed_object_type\` = 'identity.externalidentity' AND c.\`_seq\` IS NOT NULL`);
+    await q.query(`DELETE FROM \`extras_objectchange\` WHERE \`change_context\` = 'unknown' AND \`change_context_detail\` = 'identity history'`);
+    await q.query(`ALTER TABLE \`extras_objectchange\` DROP COLUMN \`_seq\``);
+    await q.query(`ALTER TABLE \`extras_objectchange\` DROP COLUMN \`_detail\``);
+  }
+}
