@@ -39,7 +39,7 @@ export function cascadeContract(t: () => TestApp, resources: ResourceDefinition[
     return [...out].map(objectType);
   };
 
-  for (const { owner, field, target } of cascades) {
+  for (const [index, { owner, field, target }] of cascades.entries()) {
     const name = `${objectType(target)} deleted with its ${objectType(owner)}.${field.name} dependents`;
     // Read-only models are written by their own services (identity intake), never deleted through the API.
     if (target.readOnly || !owners.includes(owner)) continue;
@@ -51,7 +51,7 @@ export function cascadeContract(t: () => TestApp, resources: ResourceDefinition[
       if (make) {
         // Dependents nobody else may list (tokens): a fresh target object, and one made for it.
         const tf = fixtures[objectType(target)];
-        const made = await t().post(listPath(target), tf.make((await tf.setup?.(t())) ?? {}, 900 + cascades.length)).expect(201);
+        const made = await t().post(listPath(target), tf.make((await tf.setup?.(t())) ?? {}, 3000 + index)).expect(201);
         candidates = [{ dep: { id: await make(t(), field.name, made.body.id) }, targetId: made.body.id }];
       } else {
         // A nullable key: only the objects that have one (those without may fill the first 1,000 of a large shard).
