@@ -147,9 +147,11 @@ eachDatabase('API conventions', (t) => {
       expect(enabled.get('dcim.location')?.sort()).toEqual(['Active', 'Available', 'Decommissioning', 'Deprecated', 'Planned', 'Reserved', 'Retired', 'Staged']);
     });
 
-    it('start with the reference default roles: the IP address roles, with their colours, enabled for IP addresses only', async () => {
+    it('start with the reference default roles: the IP address roles, with their colours, enabled for IP addresses only (and the contact association roles for those)', async () => {
       const withRoles = t().app.get(ResourceRegistry).all().filter((d) => defaultRolesOf(d).length);
-      expect(withRoles.map((d) => objectType(d))).toEqual(['ipam.ipaddress']);
+      expect(withRoles.map((d) => objectType(d))).toEqual(['extras.contactassociation', 'ipam.ipaddress']);
+      const contact = (await t().get('/api/extras/roles/?name=Administrative').expect(200)).body.results;
+      expect(contact.map((r: { content_types: string[] }) => r.content_types)).toEqual([['extras.contactassociation']]);
       const seeded = new Map(KNOWN_ROLES);
       for (const name of IP_ADDRESS_ROLES) {
         const { results } = (await t().get(`/api/extras/roles/?name=${name}`).expect(200)).body;
