@@ -1,5 +1,6 @@
 import type { Executor, Row } from '../../database/db';
 import { ident, inList, sql, Sql, TRUE } from '../../database/sql';
+import { storedBoolean } from '../../core/resource/serialize/values';
 
 /** A device mounted at a position of a rack, with what its type says of its size. */
 export interface Mounted {
@@ -10,8 +11,6 @@ export interface Mounted {
   height: number;
   fullDepth: boolean;
 }
-
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
 
 /**
  * The devices mounted (at a position) in the given racks, with their type's height and depth,
@@ -31,8 +30,8 @@ export async function mountedDevices(exec: Executor, racks: string[], exclude: s
       position: Number(r.position),
       face: String(r.face ?? ''),
       height: Number(r.u_height),
-      fullDepth: truthy(r.is_full_depth),
-      visible: truthy(r.visible),
+      fullDepth: storedBoolean(r.is_full_depth),
+      visible: storedBoolean(r.visible),
     }));
 }
 

@@ -2,13 +2,16 @@ import type { Choices, ScalarField } from '../fields';
 import { constant } from './json-encoder';
 import { formatDate, formatDateTime } from '../query/values';
 
+/** A stored boolean as the drivers return it: PostgreSQL's true/'t', MySQL's 1/'1', text 'true'. */
+export const storedBoolean = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't' || v === 'true';
+
 /** A stored scalar as the API shows it, whatever the driver returned. */
 export function readScalar(f: ScalarField, v: unknown): unknown {
   if (v === null || v === undefined) return f.type === 'json' ? (v ?? null) : null;
   let out: unknown;
   switch (f.type) {
     case 'boolean':
-      out = v === true || v === 1 || v === '1' || v === 't' || v === 'true';
+      out = storedBoolean(v);
       break;
     case 'integer':
       out = typeof v === 'number' ? v : Number(v);

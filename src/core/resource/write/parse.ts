@@ -71,7 +71,7 @@ export function parseField(run: WriteRun, def: ResourceDefinition, f: Field, inp
     case 'gfk': {
       item.touched.add(f.name);
       // An update may name one part alone (a client sending only what changed): the other is the stored one.
-      const given = (k: string) => k in input || !item.existing || `${f.name}` in input;
+      const given = (k: string) => k in input || !item.existing || f.name in input;
       const type = given(f.typeKey!) ? input[f.typeKey!] : item.existing![f.typeColumn];
       const id = given(f.idKey!) ? input[f.idKey!] : item.existing![f.idColumn];
       // The object itself may be named instead of its id, in any reference form (natural key,

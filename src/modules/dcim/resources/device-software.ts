@@ -4,14 +4,13 @@ import { field } from '../../../core/resource/fields';
 import { mixin } from '../../../core/resource/mixin';
 import { visibleIds } from '../../../core/resource/query/scope';
 import { ident, inList, sql } from '../../../database/sql';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 
 /** `has_<fk>=true|false`: the foreign key is set, or not. */
 export const isSet = (column: string): CustomFilter => ({
   boolean: true,
   compile: (values, _l, h) => (values[values.length - 1] ? sql`${h.col(column)} IS NOT NULL` : sql`${h.col(column)} IS NULL`),
 });
-
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
 
 /**
  * The software an object runs (a device, an inventory item, a virtual machine): its version and
@@ -71,7 +70,7 @@ export const deviceSoftwareMixin = () =>
             JOIN ${ident('dcim_devicetype')} t ON t.${ident('id')} = ${s.values.device_type_id}
             WHERE ${inList(ident('f', 'id'), files)} ORDER BY f.${ident('image_file_name')}`,
       );
-      const bad = rows.find((r) => !truthy(r.is_default) && !Number(r.mapped));
+      const bad = rows.find((r) => !storedBoolean(r.is_default) && !Number(r.mapped));
       if (!bad) return;
       // The reference's str()s (a device type's is its model), naming only what the requester may view.
       const seen = async (type: string, id: unknown) => (await visibleIds(w.ctx, w.exec, model(type)(), [id])).has(String(id));

@@ -7,6 +7,7 @@ import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } fro
 import { fitDepth } from '../../../core/resource/json-limits';
 import { unscoped } from '../../../core/resource/query/rows';
 import { Representer } from '../../../core/resource/serialize/representer';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
 import { chunks } from '../../../core/resource/write/item';
 import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
@@ -157,7 +158,7 @@ function plain(v: unknown, type: string): unknown {
         return v;
       }
     case 'boolean':
-      return v === true || v === 1 || v === '1' || v === 't';
+      return storedBoolean(v);
     case 'integer':
     case 'bigint': {
       const n = Number(v);

@@ -18,6 +18,7 @@ import { jobQueueResource } from './resources/job-queue.resource';
 import { jobResultResource } from './resources/job-result.resource';
 import { jobResource } from './resources/job.resource';
 import { scheduledJobResource } from './resources/scheduled-job.resource';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 
 const ALLOW = 'POST, OPTIONS';
 /** The reference answers these with DRF's MethodNotAllowed given the sentence as the method: its text is kept as sent. */
@@ -54,7 +55,7 @@ export class ApprovalsController {
       const now = ctx.now();
       const start = new Date(scheduled.start_time as string);
       const force = typeof req.query.force === 'string' ? req.query.force !== '' : req.query.force !== undefined;
-      if (isTrue(scheduled.one_off) && start.getTime() < now.getTime() && !force) {
+      if (storedBoolean(scheduled.one_off) && start.getTime() < now.getTime() && !force) {
         throw new HttpResult(400, "The job's start time is in the past. If you want to force a run anyway, add the `force` query parameter.");
       }
       // Due from now on: at its start (or at once, when that has passed), as the worker runs any schedule.
@@ -96,8 +97,8 @@ export class ApprovalsController {
     // The job as it is stored, visible or not: whether it can run is the job's fact; the run permission is checked next.
     const [job] = scheduled.job_model_id ? await ctx.db.query(sql`SELECT * ${unscoped(jobResource).from(sql`${ident('id')} = ${String(scheduled.job_model_id)}`)}`) : [];
     const registered = job ? this.jobs.get(`${job.module_name}.${job.job_class_name}`) : undefined;
-    if (!job || !isTrue(job.enabled) || !isTrue(job.installed) || !registered) throw notAllowed('This job cannot be dry-run at this time.');
-    if (!isTrue(job.supports_dryrun)) throw notAllowed('This job does not support dry-run.');
+    if (!job || !storedBoolean(job.enabled) || !storedBoolean(job.installed) || !registered) throw notAllowed('This job cannot be dry-run at this time.');
+    if (!storedBoolean(job.supports_dryrun)) throw notAllowed('This job does not support dry-run.');
     if (!(await this.jobWithin(ctx, job.id, 'run'))) throw new PermissionDeniedError('You do not have permission to run this job.');
     const queueName = String(parseJson(scheduled.celery_kwargs).queue ?? '') || DEFAULT_QUEUE;
     const out = await ctx.db.transaction(async (tx) => {
@@ -120,4 +121,3 @@ export class ApprovalsController {
   }
 }
 
-const isTrue = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';

@@ -1,5 +1,6 @@
 import type { Executor } from '../../../database/db';
 import { ident, sql } from '../../../database/sql';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 import { unscoped } from '../../../core/resource/query/rows';
 import { DEFAULT_QUEUE } from './choices';
 import { JobQueue, RunRequest } from './job-queue';
@@ -47,7 +48,7 @@ export async function runJobHooks(exec: Executor, queue: JobQueue, changes: Obje
   const runs: RunRequest[] = [];
   for (const change of changes) {
     for (const h of hooks) {
-      if (h.content_type !== change.object_type || !h[`type_${change.action}`]) continue;
+      if (h.content_type !== change.object_type || !storedBoolean(h[`type_${change.action}`])) continue;
       runs.push({
         job: h,
         userId,

@@ -2,6 +2,7 @@ import type { Executor } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import type { ChangeRecord } from '../change-log/listeners';
 import { pythonTimestamp, type WebhookContext } from './deliver';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 
 type Obj = Record<string, unknown>;
 
@@ -79,9 +80,6 @@ export async function loadWebhooks(exec: Executor): Promise<WebhookRow[]> {
   );
 }
 
-/** A stored boolean (MySQL's 0/1 too). */
-const yes = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';
-
 /**
  * The deliveries a batch of change records triggers: each enabled webhook listing the objects'
  * type and the action (of `webhooks`, see loadWebhooks), times each record (the reference's
@@ -90,7 +88,7 @@ const yes = (v: unknown): boolean => v === true || v === 1 || v === '1' || v ===
 export async function webhookDeliveries(exec: Executor, model: string, records: ChangeRecord[], now: Date, webhooks: WebhookRow[]): Promise<WebhookDelivery[]> {
   if (!records.length) return [];
   const { action, changed_object_type: type } = records[0];
-  const hooks = webhooks.filter((w) => w.content_type === type && yes(w[FLAG[action]]));
+  const hooks = webhooks.filter((w) => w.content_type === type && storedBoolean(w[FLAG[action]]));
   if (!hooks.length) return [];
   const snaps = await snapshots(exec, records);
   const timestamp = pythonTimestamp(now);
