@@ -5,8 +5,9 @@
  * bulk creates of 1,000 interfaces and of 1,000 cables (paths traced and stored), a device
  * detail (plain and with `include=config_context`, 20 config contexts present), a page of 1,000
  * devices with and without it, and with `include=computed_fields` (three computed fields over
- * the device, its location, device type and manufacturer), and an interface's trace, with
- * statements per request.
+ * the device, its location, device type and manufacturer), with `include=relationships` (two
+ * relationships, every device of the page associated) and with all three includes (issue 20:
+ * within 3x the plain page), and an interface's trace, with statements per request.
  *
  * Usage: npm run bench:dcim -- --db=postgres   (pglite | postgres | mysql)
  */
@@ -22,6 +23,8 @@ const TARGETS: Record<string, string> = {
   'device detail, include=config_context': '<= 10 ms median',
   'page of 1,000 devices, include=config_context': '',
   'page of 1,000 devices, include=computed_fields': '<= 3x a page of 1,000 devices',
+  'page of 1,000 devices, include=relationships': '',
+  'page of 1,000 devices, include=relationships,computed_fields,config_context': '<= 3x a page of 1,000 devices',
 };
 
 async function main(): Promise<void> {
@@ -97,6 +100,17 @@ async function main(): Promise<void> {
       { content_type: 'dcim.device', label: 'Access', template: '{% if obj.status_id %}{{ obj.serial | default: "no serial" }}{% endif %}', fallback_value: '?' },
     ]);
 
+    // Two relationships on devices: a backup site for each (one-to-many from locations) and a
+    // symmetric peer (one-to-one), every device on the first page associated through both.
+    const backup = await post('/api/extras/relationships/', { label: 'Backup site', key: 'backup_site', type: 'one-to-many', source_type: 'dcim.location', destination_type: 'dcim.device' });
+    const peer = await post('/api/extras/relationships/', { label: 'Peer', key: 'peer', type: 'symmetric-one-to-one', source_type: 'dcim.device', destination_type: 'dcim.device' });
+    const firstPage = await list('/api/dcim/devices/?limit=1000');
+    for (let i = 0; i < firstPage.length; i += 500) {
+      const chunk = firstPage.slice(i, i + 500);
+      await post('/api/extras/relationship-associations/', chunk.map((d, n) => ({ relationship: backup.id, source_type: 'dcim.location', source_id: locations[(i + n + 500) % locations.length].id, destination_type: 'dcim.device', destination_id: d.id })));
+      await post('/api/extras/relationship-associations/', chunk.filter((_, n) => n % 2 === 0).map((d, n) => ({ relationship: peer.id, source_type: 'dcim.device', source_id: d.id, destination_type: 'dcim.device', destination_id: chunk[2 * n + 1].id })));
+    }
+
     if (vacuum) await vacuum();
 
     // ---- reads, one connection ----
@@ -111,6 +125,8 @@ async function main(): Promise<void> {
     await timed('page of 1,000 devices', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000'));
     await timed('page of 1,000 devices, include=config_context', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=config_context'));
     await timed('page of 1,000 devices, include=computed_fields', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=computed_fields'));
+    await timed('page of 1,000 devices, include=relationships', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=relationships'));
+    await timed('page of 1,000 devices, include=relationships,computed_fields,config_context', offsets.slice(0, 10).map(() => '/api/dcim/devices/?limit=1000&include=relationships,computed_fields,config_context'));
     const cabled = await list('/api/dcim/interfaces/?cabled=true&limit=30');
     await timed('interface trace', cabled.map((x) => `/api/dcim/interfaces/${x.id}/trace/`));
 

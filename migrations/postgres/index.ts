@@ -44,6 +44,7 @@ import { GraphqlQueries1795782201219 } from './1795782201219-graphql-queries';
 import { Files1795782258163 } from './1795782258163-files';
 import { Attachments1795785344449 } from './1795785344449-attachments';
 import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
+import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -93,4 +94,5 @@ export const postgresMigrations = [
   Files1795782258163,
   Attachments1795785344449,
   IdentityHistoryInChangeLog1795790000000,
+  ConfigContextNotifications1795794688071,
 ];

@@ -9,6 +9,7 @@ import { ExtrasCustomFieldSource } from './custom-fields/source';
 import { ExtrasComputedFieldSource } from './computed-fields/source';
 import { computedFieldResource } from './resources/computed-field.resource';
 import { ExtrasRelationshipSource } from './relationships/source';
+import { ConfigContextCatalogueSource } from './config-contexts/catalogue';
 import { extrasExtensions } from './extensions';
 import { NotesController } from './notes.controller';
 import { ContentTypeSeeder, contentTypeTable } from './content-types/content-types';
@@ -84,6 +85,6 @@ export const extrasApp = defineApp({
   rootLinks: ['content-types'],
   extensions: [...extrasExtensions, ...topics.flatMap((t) => t.extensions ?? [])],
   controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...topics.flatMap((t) => t.controllers ?? [])],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...topics.flatMap((t) => t.providers ?? [])],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ConfigContextCatalogueSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...topics.flatMap((t) => t.providers ?? [])],
   exports: [JobQueue],
 });

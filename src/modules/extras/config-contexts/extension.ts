@@ -6,6 +6,8 @@ import { ident, inList, sql } from '../../../database/sql';
 import { dataError } from '../../../core/json-schema/json-schema';
 import { isObject, OBJECT_FORM } from './owner';
 import { jsonOf, Matches, matchContexts, renderContext } from './render';
+import { catalogueFor } from './catalogue';
+import { DIMENSIONS } from './dimensions';
 import { linkedGroupMembers } from '../groups/config-contexts';
 
 export const CONFIG_CONTEXT_SCHEMA = 'extras.configcontextschema';
@@ -81,7 +83,12 @@ export const configContextsExtension: ModelExtension = {
   represent: {
     keys: { config_context: { schema: { type: 'object', additionalProperties: true }, type: 'json', label: 'Config context' } },
     include: 'config_context',
-    load: async ({ exec, ctx, def }, rows) => matchContexts(exec, ctx.registry, def, rows.map((r) => String(r.id)), await linkedGroupMembers(ctx, exec, def)),
+    async load({ exec, ctx, def }, rows) {
+      const catalogue = await catalogueFor(ctx, exec);
+      // Dynamic groups' memberships are worked out only when some active context names a group.
+      const groups = DIMENSIONS.some((d, k) => d.groups && catalogue.dims.has(k)) ? await linkedGroupMembers(ctx, exec, def) : [];
+      return matchContexts(exec, def, rows.map((r) => String(r.id)), catalogue, groups);
+    },
     write(out, row, _url, loaded) {
       out.config_context = renderContext(loaded as Matches, String(row.id), row.local_config_context_data);
     },

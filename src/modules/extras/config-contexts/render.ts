@@ -1,5 +1,5 @@
 import type { Executor } from '../../../database/db';
-import { and, ident, inList, join, Sql, sql } from '../../../database/sql';
+import { ident, inList, join, raw, Sql, sql } from '../../../database/sql';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ForeignKeyField } from '../../../core/resource/fields';
 import { unscoped } from '../../../core/resource/query/rows';
@@ -62,111 +62,142 @@ function sourcesOf(def: ResourceDefinition): Source[] {
   return list;
 }
 
-/** One context that matches one object. */
-export interface Match {
+/** An active context, as rendering needs it. */
+export interface ActiveContext {
+  id: string;
   weight: number;
   name: string;
-  id: string;
-}
-
-export interface Matches {
-  byObject: Map<string, Match[]>;
-  data: Map<string, unknown>;
+  data: unknown;
+  /** How many dimensions it names (0: it matches every object). */
+  named: number;
 }
 
 /**
- * The active contexts that match each of the objects, in one statement for all of them, built
- * of joins the planner estimates well (a correlated test per object and context made
- * PostgreSQL expect millions of row visits and spend seconds compiling it with JIT):
- * - `objs`: the objects with their value of each dimension;
- * - per tree dimension, the ancestors of the values (a recursive part);
- * - per dimension, `m<k>`: the (object, context) pairs whose link names the object's value (or
- *   an ancestor, or one of its tags), and `h<k>`: the contexts that name any of the dimension;
- * - the objects crossed with the active contexts, kept where for every dimension the context
- *   names none (`h<k>` misses) or matches (`m<k>` hits).
- * A context's data comes once, on its first row. Every context is read whatever the requester
- * may view of contexts, locations or tenant groups, as the reference renders them (its
- * annotation reads them unrestricted).
+ * The active contexts and the dimensions they name: definitions, not data (every render reads
+ * every context, whoever the requester is, as the reference's annotation does), kept between
+ * requests by the catalogue source (catalogue.ts).
  */
-export async function matchContexts(exec: Executor, registry: ResourceRegistry, def: ResourceDefinition, ids: string[], groups: GroupMembers[] = []): Promise<Matches> {
-  const out: Matches = { byObject: new Map(), data: new Map() };
+export interface Catalogue {
+  /** In merge order: weight, then name. */
+  active: ActiveContext[];
+  byId: Map<string, ActiveContext>;
+  /** Indexes (into DIMENSIONS) of the dimensions some active context names. */
+  dims: Set<number>;
+}
+
+/** Two statements: the active contexts, and which dimensions each names. */
+export async function loadCatalogue(exec: Executor, registry: ResourceRegistry): Promise<Catalogue> {
+  const out: Catalogue = { active: [], byId: new Map(), dims: new Set() };
   const contexts = registry.get('extras.configcontext');
-  if (!contexts || !ids.length) return out;
+  if (!contexts) return out;
+  const rows = await exec.query<{ id: string; weight: number; name: string; data: unknown }>(
+    sql`SELECT ${join([ident('id'), ident('weight'), ident('name'), ident('data')])} ${unscoped(contexts).from(sql`${ident('is_active')} = ${exec.dialect.toDb(true, 'boolean')}`)}`,
+  );
+  if (!rows.length) return out;
+  const links = await exec.query<{ dim: number; cid: string }>(
+    sql`${join(
+      DIMENSIONS.map((d, k) => sql`SELECT DISTINCT ${raw(String(k))} AS ${ident('dim')}, ${ident(CONTEXT_SOURCE)} AS ${ident('cid')} FROM ${ident(dimensionThrough(d).table)}`),
+      ' UNION ALL ',
+    )}`,
+  );
+  for (const r of rows) out.byId.set(String(r.id), { id: String(r.id), weight: Number(r.weight), name: String(r.name), data: jsonOf(r.data), named: 0 });
+  for (const l of links) {
+    const c = out.byId.get(String(l.cid));
+    if (!c) continue;
+    c.named++;
+    out.dims.add(Number(l.dim));
+  }
+  out.active = [...out.byId.values()].sort((a, b) => a.weight - b.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+/** The contexts that match each object of a batch, in merge order, and the merged data of each distinct list. */
+export interface Matches {
+  byObject: Map<string, ActiveContext[]>;
+  /** Merged data by the list's ids: objects matching the same contexts share one merge. */
+  merged: Map<string, Obj>;
+}
+
+/**
+ * The active contexts that match each of the objects. A context matches an object when, for
+ * every dimension it names, it names one of the object's values (or an ancestor of it, or one of
+ * its tags or groups). The catalogue says which contexts name which dimensions; one statement
+ * gives the (dimension, object, context) pairs where a link names an object's value, for the
+ * dimensions some active context names only, built of joins the planner estimates well:
+ * - `objs`: the objects with their value of each such dimension;
+ * - per tree dimension, the ancestors of the values (a recursive part);
+ * - per dimension, the pairs whose link names the object's value (or an ancestor, a tag, a group).
+ * A context then matches an object when its pairs cover as many dimensions as it names. No
+ * statement at all when only contexts that name nothing are active.
+ */
+export async function matchContexts(exec: Executor, def: ResourceDefinition, ids: string[], catalogue: Catalogue, groups: GroupMembers[] = []): Promise<Matches> {
+  const out: Matches = { byObject: new Map(), merged: new Map() };
+  if (!ids.length || !catalogue.active.length) return out;
   const list = sourcesOf(def);
-  const values = list.flatMap((s, k) => (s.kind === 'one' ? [sql`${s.expr} AS ${ident(`v${k}`)}`] : []));
-  const ctes: Sql[] = [sql`${ident('objs')} AS (SELECT ${join([ident('o', 'id'), ...values])} ${unscoped(def, 'o').from(inList(ident('o', 'id'), ids))})`];
-  const joins: Sql[] = [];
-  const conds: Sql[] = [];
-  const cc = ident(CONTEXT_SOURCE);
-  list.forEach((s, k) => {
-    const th = dimensionThrough(s.dim);
-    const [m, h, v] = [`m${k}`, `h${k}`, ident('x', `v${k}`)];
-    if (s.kind === 'none') {
-      ctes.push(sql`${ident(h)} AS (SELECT DISTINCT ${cc} AS cid FROM ${ident(th.table)})`);
-      joins.push(sql` LEFT JOIN ${ident(h)} ON ${ident(h, 'cid')} = ${ident('c', 'id')}`);
-      conds.push(sql`${ident(h, 'cid')} IS NULL`);
-      return;
+  const used = list.map((s, k) => ({ s, k })).filter(({ s, k }) => catalogue.dims.has(k) && s.kind !== 'none');
+  const covered = new Map<string, Map<string, number>>();
+  if (used.length) {
+    const values = used.flatMap(({ s, k }) => (s.kind === 'one' ? [sql`${s.expr} AS ${ident(`v${k}`)}`] : []));
+    const ctes: Sql[] = [sql`${ident('objs')} AS (SELECT ${join([ident('o', 'id'), ...values])} ${unscoped(def, 'o').from(inList(ident('o', 'id'), ids))})`];
+    const parts: Sql[] = [];
+    for (const { s, k } of used) {
+      const th = dimensionThrough(s.dim);
+      const v = ident('x', `v${k}`);
+      const dim = raw(String(k));
+      const pair = sql`SELECT DISTINCT ${dim} AS ${ident('dim')}, ${ident('x', 'id')} AS ${ident('oid')}, ${ident('l', CONTEXT_SOURCE)} AS ${ident('cid')} FROM ${ident('objs')} ${ident('x')}`;
+      if (s.kind === 'groups') {
+        // The object's groups: per linked group of its content type, the links of those objects of the page it holds.
+        for (const g of groups) parts.push(sql`${pair} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${g.id} WHERE ${ident('x', 'id')} IN ${g.members}`);
+      } else if (s.kind === 'set') {
+        // The object's own set (tags): `o` is the object's row in `objs`.
+        parts.push(sql`SELECT DISTINCT ${dim} AS ${ident('dim')}, ${ident('o', 'id')} AS ${ident('oid')}, ${ident('l', CONTEXT_SOURCE)} AS ${ident('cid')} FROM ${ident('objs')} ${ident('o')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} IN (${s.select})`);
+      } else if (s.kind === 'one' && s.dim.tree && s.target.tree) {
+        const up = `up${k}`;
+        const parent = (s.target.fields[s.target.tree.parent] as ForeignKeyField).column;
+        ctes.push(sql`${ident(up)} (start_id, id, parent_id) AS (
+          SELECT ${ident('t', 'id')}, ${ident('t', 'id')}, ${ident('t', parent)} ${unscoped(s.target, 't').from(sql`${ident('t', 'id')} IN (SELECT ${ident(`v${k}`)} FROM ${ident('objs')})`)}
+          UNION ALL
+          SELECT ${ident(up, 'start_id')}, ${ident('p', 'id')}, ${ident('p', parent)} FROM ${ident(up)} ${unscoped(s.target, 'p').join(sql`${ident('p', 'id')} = ${ident(up, 'parent_id')}`)}
+        )`);
+        parts.push(sql`${pair} JOIN ${ident(up)} ${ident('a')} ON ${ident('a', 'start_id')} = ${v} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${ident('a', 'id')}`);
+      } else {
+        parts.push(sql`${pair} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${v}`);
+      }
     }
-    let pairs: Sql;
-    if (s.kind === 'groups') {
-      // The object's groups: per linked group of its content type, the links of those objects of the page it holds.
-      const per = groups.map(
-        (g) =>
-          sql`SELECT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${g.id} WHERE ${ident('x', 'id')} IN ${g.members}`,
-      );
-      pairs = per.length
-        ? sql`SELECT DISTINCT ${ident('u', 'oid')}, ${ident('u', 'cid')} FROM (${join(per, ' UNION ALL ')}) ${ident('u')}`
-        : sql`SELECT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON 1=0`;
-    } else if (s.kind === 'set') {
-      // The object's own set (tags): `o` is the object's row in `objs`.
-      pairs = sql`SELECT DISTINCT ${ident('o', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('o')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} IN (${s.select})`;
-    } else if (s.dim.tree && s.target.tree) {
-      const up = `up${k}`;
-      const parent = (s.target.fields[s.target.tree.parent] as ForeignKeyField).column;
-      ctes.push(sql`${ident(up)} (start_id, id, parent_id) AS (
-        SELECT ${ident('t', 'id')}, ${ident('t', 'id')}, ${ident('t', parent)} ${unscoped(s.target, 't').from(sql`${ident('t', 'id')} IN (SELECT ${ident(`v${k}`)} FROM ${ident('objs')})`)}
-        UNION ALL
-        SELECT ${ident(up, 'start_id')}, ${ident('p', 'id')}, ${ident('p', parent)} FROM ${ident(up)} ${unscoped(s.target, 'p').join(sql`${ident('p', 'id')} = ${ident(up, 'parent_id')}`)}
-      )`);
-      pairs = sql`SELECT DISTINCT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(up)} ${ident('a')} ON ${ident('a', 'start_id')} = ${v} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${ident('a', 'id')}`;
-    } else {
-      pairs = sql`SELECT DISTINCT ${ident('x', 'id')} AS oid, ${ident('l', CONTEXT_SOURCE)} AS cid FROM ${ident('objs')} ${ident('x')} JOIN ${ident(th.table)} ${ident('l')} ON ${ident('l', th.target)} = ${v}`;
+    if (parts.length) {
+      const rows = await exec.query<{ dim: number; oid: string; cid: string }>(sql`WITH RECURSIVE ${join(ctes)} ${join(parts, ' UNION ')}`);
+      for (const r of rows) {
+        const oid = String(r.oid);
+        const byContext = covered.get(oid) ?? covered.set(oid, new Map()).get(oid)!;
+        const cid = String(r.cid);
+        byContext.set(cid, (byContext.get(cid) ?? 0) + 1);
+      }
     }
-    ctes.push(sql`${ident(m)} AS (${pairs})`, sql`${ident(h)} AS (SELECT DISTINCT ${cc} AS cid FROM ${ident(th.table)})`);
-    joins.push(
-      sql` LEFT JOIN ${ident(h)} ON ${ident(h, 'cid')} = ${ident('c', 'id')}`,
-      sql` LEFT JOIN ${ident(m)} ON ${ident(m, 'oid')} = ${ident('o', 'id')} AND ${ident(m, 'cid')} = ${ident('c', 'id')}`,
+  }
+  for (const id of ids) {
+    const hits = covered.get(id);
+    out.byObject.set(
+      id,
+      catalogue.active.filter((c) => c.named === 0 || hits?.get(c.id) === c.named),
     );
-    conds.push(sql`(${ident(h, 'cid')} IS NULL OR ${ident(m, 'oid')} IS NOT NULL)`);
-  });
-  const rows = await exec.query<{ object_id: string; context_id: string; weight: number; name: string; data: unknown }>(sql`WITH RECURSIVE ${join(ctes)}
-    SELECT ${ident('o', 'id')} AS object_id, ${ident('c', 'id')} AS context_id, ${ident('c', 'weight')} AS weight, ${ident('c', 'name')} AS name,
-      CASE WHEN ROW_NUMBER() OVER (PARTITION BY ${ident('c', 'id')} ORDER BY ${ident('o', 'id')}) = 1 THEN ${ident('c', 'data')} END AS data
-    FROM ${ident('objs')} ${ident('o')} ${unscoped(contexts, 'c').join(sql`${ident('c', 'is_active')} = ${exec.dialect.toDb(true, 'boolean')}`)}${join(joins, '')}
-    WHERE ${and(conds)}`);
-  for (const r of rows) {
-    const objectId = String(r.object_id);
-    const list = out.byObject.get(objectId) ?? [];
-    list.push({ weight: Number(r.weight), name: String(r.name), id: String(r.context_id) });
-    out.byObject.set(objectId, list);
-    if (r.data !== null && r.data !== undefined) out.data.set(String(r.context_id), jsonOf(r.data));
   }
   return out;
 }
 
 /** The rendered context of one object: its contexts' data merged by weight, then name, its local data on top. */
 export function renderContext(matches: Matches, objectId: string, local: unknown): Obj {
-  const list = [...(matches.byObject.get(objectId) ?? [])].sort((a, b) => a.weight - b.weight || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  let data: Obj = {};
-  for (const m of list) {
-    const d = matches.data.get(m.id);
-    if (isObject(d)) data = deepMerge(data, d);
+  const list = matches.byObject.get(objectId) ?? [];
+  const key = list.map((c) => c.id).join(',');
+  let data = matches.merged.get(key);
+  if (!data) {
+    data = {};
+    for (const c of list) if (isObject(c.data)) data = deepMerge(data, c.data);
+    matches.merged.set(key, data);
   }
   const own = jsonOf(local);
-  if (isObject(own) && Object.keys(own).length) data = deepMerge(data, own);
-  return data;
+  // Objects with the same contexts share one merged value (read-only from here on); local data makes a copy.
+  return isObject(own) && Object.keys(own).length ? deepMerge(data, own) : data;
 }
-
 
 /** A JSON column as a value, whatever the driver returned (MariaDB: text). */
 export function jsonOf(v: unknown): unknown {

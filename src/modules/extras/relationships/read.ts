@@ -94,6 +94,16 @@ export async function load(x: ExtensionContext & NestedObjects, rows: Row[]): Pr
       visible.set(t, new Map(rows.map((r) => [String(r.id), ref(x.ctx, def, String(r.id))])));
     }),
   );
+  // Each object's associations by relationship, in their order: the page is read in one pass.
+  const mine = new Map<string, Assoc[]>();
+  for (const a of assocs) {
+    for (const id of a.sid === a.did && a.st === a.dt ? [a.sid] : [a.sid, a.did]) {
+      const key = `${a.rel}:${id}`;
+      const list = mine.get(key);
+      if (list) list.push(a);
+      else mine.set(key, [a]);
+    }
+  }
   const relUrl = x.ctx.registry.get(RELATIONSHIP_TYPE);
   const out: Loaded = new Map();
   for (const id of ids) {
@@ -107,8 +117,7 @@ export async function load(x: ExtensionContext & NestedObjects, rows: Row[]): Pr
         const otherType = typeOfSide(r, other);
         const seen = new Set<string>();
         const objects: unknown[] = [];
-        for (const a of assocs) {
-          if (a.rel !== r.id) continue;
+        for (const a of mine.get(`${r.id}:${id}`) ?? []) {
           const p = peerOf(a, r, type, side, id);
           const shown = p && !seen.has(p.id) ? visible.get(p.type)?.get(p.id) : undefined;
           if (!shown) continue;

@@ -20,6 +20,8 @@ export const configContextResource = defineResource({
   verboseName: 'config context',
   naturalKey: ['name'],
   ordering: ['weight', 'name'],
+  // Its catalogue (the active contexts and what they name) is kept between requests: config-contexts/catalogue.ts.
+  watched: true,
   display: (r) => String(r.name),
   fields: {
     ...ownerFields(),
