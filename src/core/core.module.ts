@@ -12,14 +12,13 @@ import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
 import { GraphqlController } from './graphql/graphql.controller';
 import { GraphqlService } from './graphql/graphql.service';
-import { EventBrokers } from './events/event-brokers';
 
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
   // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
   controllers: [PluginsController, GraphqlController, RootController, LoginController, HealthController],
-  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, EventBrokers],
-  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, EventBrokers],
+  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
+  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
 })
 export class CoreModule {}

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EventBroker, type TopicFilter } from './broker';
-import { EventBrokers, EVENT_BROKERS } from './event-brokers';
+import { eventBrokerClasses, EventBrokers, EVENT_BROKERS } from './event-brokers';
+import { loadEventBrokers } from './settings';
 
 class Recorder extends EventBroker {
   events: [string, string][] = [];
@@ -16,7 +17,7 @@ class Recorder extends EventBroker {
 function brokers(settings: Record<string, unknown> = {}) {
   const pending: (() => void)[] = [];
   const provided = new Map<string, unknown>();
-  const b = new EventBrokers({ EVENT_BROKERS: settings } as never, [], { afterCommit: (fn: () => void) => pending.push(fn) } as never, { provide: (k: string, v: unknown) => provided.set(k, v) } as never);
+  const b = new EventBrokers(loadEventBrokers(settings, eventBrokerClasses([])), { afterCommit: (fn: () => void) => pending.push(fn) } as never, { provide: (k: string, v: unknown) => provided.set(k, v) } as never);
   return { b, provided, commit: () => pending.splice(0).forEach((fn) => fn()) };
 }
 

@@ -1,14 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SETTINGS } from '../../config/settings.module';
-import type { Settings } from '../../config/settings';
+import { DynamicModule, Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { StartupError } from '../../database/connect';
 import { Db } from '../../database/db';
 import type { RequestContext } from '../context';
-import { LOADED_PLUGINS } from '../plugins/plugins.module';
 import type { NetkeelPlugin } from '../plugins/plugin';
 import { ResourceRegistry } from '../resource/registry';
 import type { EventBroker, EventBrokerClass } from './broker';
-import { loadEventBrokers } from './settings';
 import { SyslogEventBroker } from './syslog.broker';
 
 /** The key the brokers are registered under with the registry (`registry.provide`), for code that has a context and no injector (a model's hooks). */
@@ -16,6 +12,9 @@ export const EVENT_BROKERS = 'events';
 
 /** The event brokers of the context's app (see `EventBrokers`). */
 export const eventBrokersOf = (ctx: RequestContext): EventBrokers | undefined => ctx.registry.service<EventBrokers>(EVENT_BROKERS);
+
+/** The brokers EVENT_BROKERS configures, by name (made at start, before anything else: `loadEventBrokers`). */
+export const CONFIGURED_EVENT_BROKERS = Symbol('CONFIGURED_EVENT_BROKERS');
 
 /** Topics remembered with the brokers that admit them; forgotten whole past this many. */
 const MEMO = 10_000;
@@ -34,7 +33,8 @@ export function eventBrokerClasses(plugins: NetkeelPlugin[]): Map<string, EventB
 
 /**
  * The event brokers of this app (the reference's register_event_broker and publish_event): those
- * EVENT_BROKERS configures, made at start (a bad entry stops the start), and those code registers
+ * EVENT_BROKERS configures (made by `AppModule.forRoot`: a bad entry stops the start before the
+ * database is opened), and those code registers
  * (a plugin's provider, a test). `publish` hands a topic's payload, as JSON text made once, to
  * every broker whose patterns admit the topic; whatever a broker does wrong is logged and goes no
  * further. Publishers ask `admits` first and build nothing for a topic no broker takes, so a
@@ -48,12 +48,11 @@ export class EventBrokers {
   private readonly memo = new Map<string, EventBroker[]>();
 
   constructor(
-    @Inject(SETTINGS) settings: Settings,
-    @Inject(LOADED_PLUGINS) plugins: NetkeelPlugin[],
+    @Inject(CONFIGURED_EVENT_BROKERS) configured: [string, EventBroker][],
     private readonly db: Db,
     registry: ResourceRegistry,
   ) {
-    for (const [name, broker] of loadEventBrokers(settings.EVENT_BROKERS, eventBrokerClasses(plugins))) this.register(broker, name);
+    for (const [name, broker] of configured) this.register(broker, name);
     registry.provide(EVENT_BROKERS, this);
   }
 
@@ -149,3 +148,16 @@ export class EventBrokers {
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The events piece of the app, for every module: its `EventBrokers`, starting with the configured brokers. */
+@Global()
+@Module({})
+export class EventsModule {
+  static forRoot(configured: [string, EventBroker][]): DynamicModule {
+    return {
+      module: EventsModule,
+      providers: [{ provide: CONFIGURED_EVENT_BROKERS, useValue: configured }, EventBrokers],
+      exports: [EventBrokers],
+    };
+  }
+}

@@ -83,8 +83,8 @@ describe('EVENT_BROKERS', () => {
   it('logs each event under nautobot.events.<topic>, its payload indented by 4, at its level', () => {
     const lines: [string, string, string][] = [];
     const spies = (['log', 'warn'] as const).map((m) =>
-      jest.spyOn(Logger.prototype, m).mockImplementation(function (this: Logger, message: unknown) {
-        lines.push([m, (this as unknown as { context: string }).context, String(message)]);
+      jest.spyOn(Logger.prototype, m).mockImplementation(function (this: Logger, ...args: unknown[]) {
+        lines.push([m, (this as unknown as { context: string }).context, String(args[0])]);
       }),
     );
     try {

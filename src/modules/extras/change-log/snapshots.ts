@@ -20,10 +20,19 @@ export function pythonTimestamp(d: Date): string {
 
 const json = (v: unknown): Obj | null => (typeof v === 'string' ? (JSON.parse(v) as Obj) : ((v as Obj | null) ?? null));
 
+/** Equal as JSON values: objects key by key whatever their keys' order (a record read back from jsonb has its keys reordered). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => same(v, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same((a as Obj)[k], (b as Obj)[k]));
+}
+
 /** The reference's shallow diff: keys of `after` whose values differ from `before`'s (last_updated ignored). */
 function shallowDiff(before: Obj, after: Obj): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(after)) if (k !== 'last_updated' && JSON.stringify(before[k]) !== JSON.stringify(v)) out[k] = v;
+  for (const [k, v] of Object.entries(after)) if (k !== 'last_updated' && !same(before[k], v)) out[k] = v;
   return out;
 }
 
