@@ -9,6 +9,8 @@ import { RegistryModule } from './core/resource/registry.module';
 import { DatabaseModule } from './database/database.module';
 import { loadPlugins } from './core/plugins/loader';
 import { PluginsModule } from './core/plugins/plugins.module';
+import { eventBrokerClasses, EventsModule } from './core/events/event-brokers';
+import { loadEventBrokers } from './core/events/settings';
 import type { DatabaseTarget } from './database/data-source.factory';
 import { dcimApp } from './modules/dcim/dcim.module';
 import { extrasApp } from './modules/extras/extras.module';
@@ -54,6 +56,8 @@ export class AppModule {
     // PLUGINS: apps declared like the ones above, loaded at start (docs/plugins.md).
     const plugins = loadPlugins(opts.settings.PLUGINS, APPS.map((a) => a.label));
     const apps = [...APPS, ...plugins.flatMap((p) => p.apps)];
+    // EVENT_BROKERS: made now, from netkeel's broker classes and the plugins', so that a bad one stops the start before the database opens.
+    const eventBrokers = loadEventBrokers(opts.settings.EVENT_BROKERS, eventBrokerClasses(plugins));
     return {
       module: AppModule,
       imports: [
@@ -70,6 +74,7 @@ export class AppModule {
           mysql: plugins.flatMap((p) => p.migrations.mysql),
         }),
         CoreModule,
+        EventsModule.forRoot(eventBrokers),
         ...apps.map((a) => a.module),
       ],
       // The global enhancers, registered once (DESIGN.md).

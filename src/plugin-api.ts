@@ -13,3 +13,7 @@ export { named, tree } from './core/resource/mixin';
 // Jobs: a job is a provider of the app marked `@Job({...})` (src/modules/extras/jobs/job.ts).
 export { Job, JobFailed, vars } from './modules/extras/jobs';
 export type { JobRun, NetkeelJob, JobMeta } from './modules/extras/jobs';
+// Events (docs/plugins.md): broker classes EVENT_BROKERS may name (definePlugin's `eventBrokers`),
+// and the app's brokers, which a provider injects to register a broker or publish a topic.
+export { EventBroker, EventBrokers, EventBrokerImproperlyConfigured, SyslogEventBroker } from './core/events';
+export type { EventBrokerClass, TopicFilter } from './core/events';

@@ -11,11 +11,13 @@ import {
   MinLength,
   Validate,
   validateSync,
+  ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { isTrustEntry, normalizePrefix } from '../core/http/external';
+import { eventBrokerSettings } from '../core/events/settings';
 import { SecretEnvironment } from './secret-environment';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -52,6 +54,38 @@ class Cidr implements ValidatorConstraintInterface {
   }
   defaultMessage(): string {
     return 'entries must be networks in CIDR form (10.0.0.0/8, fd00::/8)';
+  }
+}
+
+/** A setting's text that does not parse as JSON, kept for its message. */
+class NotJson {
+  constructor(readonly reason: string) {}
+}
+const toJson = ({ value }: { value: unknown }) => {
+  if (value === undefined || typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch (e) {
+    return new NotJson((e as Error).message);
+  }
+};
+
+@ValidatorConstraint({ name: 'eventBrokers' })
+class EventBrokerShape implements ValidatorConstraintInterface {
+  private problem(value: unknown): string | null {
+    if (value instanceof NotJson) return `EVENT_BROKERS must be JSON: ${value.reason}`;
+    try {
+      eventBrokerSettings(value);
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  validate(value: unknown): boolean {
+    return this.problem(value) === null;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return this.problem(args.value) ?? '';
   }
 }
 
@@ -186,6 +220,14 @@ export class Settings {
   @Transform(toInt) @IsInt() @Min(0)
   CHANGELOG_RETENTION = 90;
 
+  /**
+   * Where event notifications go (docs/architecture.md, "Events"): JSON, the reference's
+   * EVENT_BROKERS: `{"<name>": {"CLASS": "syslog", "OPTIONS": {"level": "info"}, "TOPICS":
+   * {"INCLUDE": ["nautobot.*"], "EXCLUDE": []}}}`. CLASS is `syslog` or a class a plugin defines.
+   */
+  @Transform(toJson) @Validate(EventBrokerShape)
+  EVENT_BROKERS: Record<string, unknown> = {};
+
   /** Largest external identity message the intake endpoint accepts, in bytes. */
   @Transform(toInt) @IsInt() @Min(1024)
   IDENTITY_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -301,8 +343,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   return settings;
 }
 
-/** Settings whose values are secrets: an error names them and never shows them. */
-const SECRETS = new Set(['SECRET_KEY', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN']);
+/** Settings whose values are secrets (a broker's OPTIONS may hold a password): an error names them and never shows them. */
+const SECRETS = new Set(['SECRET_KEY', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN', 'EVENT_BROKERS']);
 
 /** A setting's value as an error message may show it: secrets hidden, a URL's password masked. */
 export function shown(name: string, value: unknown): string {

@@ -48,6 +48,18 @@ describe('start-up', () => {
     expect(res.out).not.toContain('too-short-to-be-a-secret');
   });
 
+  it('stops on event brokers it cannot make, in one line: a malformed setting (2), a class nobody defines (1)', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'netkeel-events-'));
+    const malformed = await run({ EVENT_BROKERS: '{"bus": {"CLASS": "syslog", "TOPICS": ["nautobot.*"]}}', DATA_DIR: own });
+    expect(malformed.code).toBe(2);
+    expect(malformed.out).toContain("EVENT_BROKERS: bus Malformed Event Broker Settings: Expected `TOPICS` to be a 'dict', instead a 'list' was provided");
+    const unknown = await run({ EVENT_BROKERS: '{"bus": {"CLASS": "kafka"}}', DATA_DIR: own });
+    rmSync(own, { recursive: true, force: true });
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain('netkeel: failed to start: Unable to import Event Broker bus.');
+    expect(unknown.out).not.toMatch(/^\s+at /m);
+  });
+
   it('creates admin with a random password and token on the first start only, and prints them once', async () => {
     const port = String(21000 + Math.floor(Math.random() * 2000));
     const first = await run({ DATA_DIR: dir, PORT: port });

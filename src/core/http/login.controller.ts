@@ -5,8 +5,11 @@ import { CREDENTIAL_STORE, CredentialStore } from '../auth/auth.types';
 import { Public } from '../auth/decorators';
 import { LoginThrottle } from '../auth/login-throttle';
 import { CSRF_COOKIE, SessionService } from '../auth/session.service';
+import { EventBrokers } from '../events/event-brokers';
+import { publishUserEvents } from '../events/user-events';
 import { TooManyRequestsError } from '../resource/errors';
 import { ApiResponse } from './api-response';
+import { ContextFactory } from './context.factory';
 import { esc, HTML_CSP, page } from './html';
 import { externalPath, NkRequest } from './request';
 
@@ -34,7 +37,15 @@ export class LoginController {
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
     @Inject(CREDENTIAL_STORE) private readonly store: CredentialStore,
+    private readonly contexts: ContextFactory,
+    private readonly events: EventBrokers,
   ) {}
+
+  /** `nautobot.users.user.login` / `.logout` with the user, as the reference's views publish them. */
+  private async publish(req: NkRequest, topic: string, userId: string): Promise<void> {
+    const ctx = this.contexts.create(req);
+    await publishUserEvents(this.events, ctx, ctx.exec, topic, [userId]);
+  }
 
   private form(req: NkRequest, next: string, error = '', status = 200, extra: Record<string, string> = {}): ApiResponse {
     const prefix = externalPath(req, '');
@@ -81,7 +92,9 @@ export class LoginController {
     const user = await this.store.byPassword(username, form.get('password') ?? '');
     if (!user || !user.is_active) return this.form(req, next, 'Please enter a correct username and password.');
     await attempt.succeeded();
-    return redirect(next, await this.sessions.start(user.id, req.external?.proto === 'https', externalPath(req, '/')));
+    const session = await this.sessions.start(user.id, req.external?.proto === 'https', externalPath(req, '/'));
+    await this.publish(req, 'nautobot.users.user.login', user.id);
+    return redirect(next, session);
   }
 
   @Get('logout')
@@ -98,6 +111,9 @@ export class LoginController {
   /** Ending a session is a write: the guard checks the session's CSRF token. */
   @Post('logout')
   async logout(@Req() req: NkRequest) {
-    return redirect(externalPath(req, '/login/'), await this.sessions.end(req, externalPath(req, '/')));
+    const cookies = await this.sessions.end(req, externalPath(req, '/'));
+    const user = req.principal?.user;
+    if (user) await this.publish(req, 'nautobot.users.user.logout', user.id);
+    return redirect(externalPath(req, '/login/'), cookies);
   }
 }

@@ -1,3 +1,4 @@
+import type { EventBrokerClass } from '../events/broker';
 import { AppInput, defineApp, NetkeelApp } from '../resource/app';
 
 /** What `/api/plugins/installed-plugins/` (and `/api/apps/installed-apps/`) shows of a plugin. */
@@ -23,12 +24,15 @@ export interface PluginInput extends PluginMeta {
   apps: AppInput[];
   /** Its committed migrations, one set per dialect, applied at start-up with netkeel's. */
   migrations?: { postgres: MigrationClass[]; mysql: MigrationClass[] };
+  /** Event broker classes EVENT_BROKERS may name by these names (as its `CLASS`), beside `syslog`. */
+  eventBrokers?: Record<string, EventBrokerClass>;
 }
 
 export interface NetkeelPlugin extends PluginMeta {
   baseUrl: string;
   apps: NetkeelApp[];
   migrations: { postgres: MigrationClass[]; mysql: MigrationClass[] };
+  eventBrokers?: Record<string, EventBrokerClass>;
 }
 
 /** Marks a loaded module's export as a plugin (a plugin may be loaded through another copy of this file). */

@@ -25,6 +25,7 @@ import { tagResource } from './resources/tag.resource';
 import { webhookResource } from './resources/webhook.resource';
 import { DeliverWebhookJob } from './webhooks/delivery.job';
 import { WebhookDispatcher } from './webhooks/dispatcher';
+import { ChangeEventPublisher } from './change-log/events';
 import { secretResource, secretsGroupAssociationResource, secretsGroupResource } from './resources/secret.resource';
 import { externalIntegrationResource } from './resources/external-integration.resource';
 import { SecretCheckController } from './secrets/check.controller';
@@ -85,6 +86,6 @@ export const extrasApp = defineApp({
   rootLinks: ['content-types'],
   extensions: [...extrasExtensions, ...topics.flatMap((t) => t.extensions ?? [])],
   controllers: [ContentTypesController, NotesController, SecretCheckController, ...jobControllers, ...topics.flatMap((t) => t.controllers ?? [])],
-  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ConfigContextCatalogueSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ...topics.flatMap((t) => t.providers ?? [])],
+  providers: [ExtrasBootstrap, ExtrasCustomFieldSource, ExtrasComputedFieldSource, ContentTypeSeeder, ExtrasRelationshipSource, ConfigContextCatalogueSource, ...jobProviders, DeliverWebhookJob, WebhookDispatcher, ChangeEventPublisher, ...topics.flatMap((t) => t.providers ?? [])],
   exports: [JobQueue],
 });

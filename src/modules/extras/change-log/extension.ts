@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, param, sql } from '../../../database/sql';
-import { RequestContext, type PermissionResolver } from '../../../core/context';
+import type { RequestContext } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
 import { fitDepth } from '../../../core/resource/json-limits';
 import { unscoped } from '../../../core/resource/query/rows';
-import { Representer } from '../../../core/resource/serialize/representer';
+import { ownRepresentations } from '../../../core/resource/serialize/own-representation';
 import { storedBoolean } from '../../../core/resource/serialize/values';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
 import { chunks } from '../../../core/resource/write/item';
@@ -44,12 +44,7 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
   const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
   if (!rows.length) return [];
-  // Represented as someone who may view these objects and nothing else: a record is read by
-  // whoever may view its object, so its text (the display of a tree object names its ancestors,
-  // a module its bay) must name nothing more than the object itself.
-  const own: PermissionResolver = { constraints: async (_p, t) => (t === objectType(def) ? [{ id__in: rows.map((r) => String(r.id)) }] : []) };
-  const snapshot = new RequestContext(ctx.db, ctx.settings, ctx.registry, own, ctx.principal, ctx.apiVersion, ctx.baseUrl, ctx.now, ctx.requestId);
-  const reps = (await new Representer(snapshot, exec).represent(def, rows, { depth: 0, include: new Set(), counts: false })) as Obj[];
+  const reps = await ownRepresentations(ctx, exec, def, rows);
   const tagNames = await namesOfTags(ctx, exec, reps);
   const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
   const time = ctx.now();

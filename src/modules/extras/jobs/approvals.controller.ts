@@ -3,6 +3,7 @@ import { ResourceRoute } from '../../../core/auth/decorators';
 import type { Action, RequestContext } from '../../../core/context';
 import { ApiResponse } from '../../../core/http/api-response';
 import { ContextFactory } from '../../../core/http/context.factory';
+import { EventBrokers } from '../../../core/events/event-brokers';
 import type { NkRequest } from '../../../core/http/request';
 import { HttpResult, PermissionDeniedError } from '../../../core/resource/errors';
 import { unscoped } from '../../../core/resource/query/rows';
@@ -19,6 +20,8 @@ import { jobResultResource } from './resources/job-result.resource';
 import { jobResource } from './resources/job.resource';
 import { scheduledJobResource } from './resources/scheduled-job.resource';
 import { storedBoolean } from '../../../core/resource/serialize/values';
+import { ownData } from '../../../core/resource/serialize/own-representation';
+import type { Executor } from '../../../database/db';
 
 const ALLOW = 'POST, OPTIONS';
 /** The reference answers these with DRF's MethodNotAllowed given the sentence as the method: its text is kept as sent. */
@@ -40,6 +43,7 @@ export class ApprovalsController {
     private readonly contexts: ContextFactory,
     private readonly jobs: JobRegistry,
     private readonly queue: JobQueue,
+    private readonly events: EventBrokers,
   ) {}
 
   @Post('approve')
@@ -70,6 +74,7 @@ export class ApprovalsController {
         ])} WHERE ${ident('id')} = ${String(scheduled.id)}`,
       );
       await notifyChanges(ctx, tx, scheduledJobResource, 'update', [{ id: String(scheduled.id), before: scheduled }]);
+      await this.publish(ctx, tx, 'nautobot.jobs.approval.approved', String(scheduled.id));
       ctx.db.afterCommit(() => this.queue.onQueued());
       return new ApiResponse(200, (await this.service.readBack(ctx, tx, scheduledJobResource, [String(scheduled.id)]))[0]);
     });
@@ -83,6 +88,7 @@ export class ApprovalsController {
     await ctx.db.transaction(async (tx) => {
       const scheduled = await this.service.findOne(ctx, tx, scheduledJobResource, String(req.params.id), 'delete', true);
       if (!(await this.jobWithin(ctx, scheduled.job_model_id, 'approve'))) throw new PermissionDeniedError('You do not have permission to deny this request.');
+      await this.publish(ctx, tx, 'nautobot.jobs.approval.denied', String(scheduled.id));
       await this.service.destroy(ctx, scheduledJobResource, String(scheduled.id));
     });
     return new ApiResponse(200, null);
@@ -111,6 +117,17 @@ export class ApprovalsController {
     });
     this.queue.onQueued();
     return new ApiResponse(200, out);
+  }
+
+  /**
+   * An approval event (the reference's `{"data": serialize_object_v2(scheduled_job)}`): the
+   * scheduled job as its change record holds it, as it is now (approved; about to be denied),
+   * published once the transaction commits. Nothing is read when no broker takes the topic.
+   */
+  private async publish(ctx: RequestContext, tx: Executor, topic: string, id: string): Promise<void> {
+    if (!this.events.admits(topic)) return;
+    const data = (await ownData(ctx, tx, scheduledJobResource, [id])).get(id);
+    if (data) this.events.publishAfterCommit(topic, { data });
   }
 
   /** Whether the job is within the requester's scope for an action on jobs (`approve`, `run`): the reference's Job.objects.check_perms. */

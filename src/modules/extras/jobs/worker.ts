@@ -6,6 +6,8 @@ import { CLOCK, Clock, SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
 import { loadJobFiles } from '../attachments/job-files';
 import { PermissionService } from '../../../core/auth/permission.service';
+import { EventBrokers } from '../../../core/events/event-brokers';
+import { storedBoolean } from '../../../core/resource/serialize/values';
 import { RequestContext } from '../../../core/context';
 import { DEFAULT_VERSION } from '../../../core/http/versioning';
 import { unscoped } from '../../../core/resource/query/rows';
@@ -13,7 +15,7 @@ import { ResourceRegistry } from '../../../core/resource/registry';
 import { perRow } from '../../../core/resource/write/save';
 import { userResource } from '../../users/resources/user.resource';
 import type { ExecutionType, LogLevel } from './choices';
-import { JobFailed, JobLogLine, JobRetry, JobRun } from './job';
+import { classPath, JobFailed, JobLogLine, JobRetry, JobRun } from './job';
 import { JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { jobLogEntryResource } from './resources/job-log-entry.resource';
@@ -29,6 +31,9 @@ const waiting = (now: Date, alias?: string) => {
   const c = (name: string) => (alias ? ident(alias, name) : ident(name));
   return sql`(${c('status')} = ${'PENDING'} OR (${c('status')} = ${'RETRY'} AND ${c('_run_after')} <= ${now}))`;
 };
+
+const STARTED = 'nautobot.jobs.job.started';
+const COMPLETED = 'nautobot.jobs.job.completed';
 
 /** What a failure says: a domain error's field errors, or the message. */
 function describe(e: unknown): string {
@@ -62,6 +67,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly queue: JobQueue,
     private readonly registry: ResourceRegistry,
     private readonly permissions: PermissionService,
+    private readonly events: EventBrokers,
     @Inject(SETTINGS) private readonly settings: Settings,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -214,10 +220,13 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     let retryAfter: Date | null = null;
     let result: unknown = null;
     let traceback: string | null = null;
+    let event: Record<string, unknown> | null = null;
     const registered = this.jobs.get(String(row.task_name));
     try {
       if (!registered) throw new JobFailed(`Job ${row.task_name} is not installed.`);
       const ctx = await this.contextFor(row.user_id ? String(row.user_id) : null);
+      // What the run writes is recorded as the reference's job changes are: `job` (`job-hook` for a hook's receiver) and the class path.
+      ctx.changeContext = { context: registered.meta.receiver === 'hook' ? 'job-hook' : 'job', detail: classPath(registered.meta) };
       const log = (level: LogLevel, message: string, object?: JobLogLine['object'], grouping?: string) => void lines.push({ level, message, object, grouping });
       const run: JobRun = {
         ctx,
@@ -232,6 +241,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
         failure: (m, o) => log('failure', m, o),
       };
       const data = typeof row.task_kwargs === 'string' ? JSON.parse(row.task_kwargs) : row.task_kwargs ?? {};
+      event = this.started(row, registered.meta.name, ctx, data);
       // A run past its time limit fails and its transaction is rolled back: nothing of it is kept
       // (a run cannot be interrupted midway; it is judged when it returns).
       const limit = Number(row.job_time_limit ?? 0) * 1000;
@@ -243,11 +253,13 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
           return value;
         })) ?? null;
     } catch (e) {
+      if (event) event.einfo = { exc_type: e instanceof Error ? e.constructor.name : typeof e, exc_message: describe(e) };
       if (e instanceof JobRetry) {
         status = 'RETRY';
         retryAfter = new Date(this.clock().getTime() + e.delayMs);
         lines.push({ level: 'warning', message: e.message });
         await this.finish(row, status, null, null, lines, retryAfter).catch((err) => this.logger.error(`job result ${row.id}: ${describe(err)}`));
+        this.completed(event, null);
         return;
       }
       status = 'FAILURE';
@@ -255,6 +267,27 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       if (!(e instanceof JobFailed)) traceback = e instanceof Error ? e.stack ?? String(e) : String(e);
     }
     await this.finish(row, status, result, traceback, lines).catch((e) => this.logger.error(`job result ${row.id}: ${describe(e)}`));
+    this.completed(event, result);
+  }
+
+  /**
+   * `nautobot.jobs.job.started` (the reference's run_job): the result, the job's name, who ran
+   * it and, unless the job may have sensitive variables, its data. Returns the payload the
+   * completed event builds on; null when no broker takes either topic.
+   */
+  private started(row: Row, jobName: string, ctx: RequestContext, data: Record<string, unknown>): Record<string, unknown> | null {
+    if (!this.events.admits(STARTED) && !this.events.admits(COMPLETED)) return null;
+    const event: Record<string, unknown> = { job_result_id: String(row.id), job_name: jobName, user_name: ctx.principal.user?.username ?? null };
+    if (!storedBoolean(row.sensitive)) event.job_kwargs = data;
+    this.events.publish(STARTED, event);
+    return event;
+  }
+
+  /** `nautobot.jobs.job.completed`, once the result is stored: the started payload, what the run returned and the failure (null without one). */
+  private completed(event: Record<string, unknown> | null, output: unknown): void {
+    if (!event) return;
+    const { einfo = null, ...started } = event;
+    this.events.publish(COMPLETED, { ...started, job_output: einfo ? null : output, einfo });
   }
 
   private async finish(row: Row, status: string, result: unknown, traceback: string | null, lines: JobLogLine[], retryAfter: Date | null = null): Promise<void> {

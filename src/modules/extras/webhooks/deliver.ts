@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { templates } from '../../../core/template/template';
 import { resolveWebhookUrl, WebhookUrlError, type WebhookUrlPolicy } from './url-policy';
+import type { Snapshots } from '../change-log/snapshots';
 
 /** What a delivery needs of a webhook row. */
 export interface WebhookTarget {
@@ -27,7 +28,7 @@ export interface WebhookContext {
   username: string;
   request_id: string;
   data: unknown;
-  snapshots: { prechange: unknown; postchange: unknown; differences: { removed: unknown; added: unknown } };
+  snapshots: Snapshots;
 }
 
 export type RenderTemplate = (template: string, context: Record<string, unknown>) => string;
@@ -66,12 +67,6 @@ export function parseHeaders(text: string): Record<string, string> {
     out[name] = line.slice(i + 1).trim();
   }
   return out;
-}
-
-/** Python's str(datetime) of an aware UTC time, as the reference's `timestamp` reads. */
-export function pythonTimestamp(d: Date): string {
-  const iso = d.toISOString(); // 2026-11-27T08:40:00.123Z
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00:00`;
 }
 
 const MAX_LOGGED_BODY = 500;

@@ -1,10 +1,10 @@
 import type { Executor } from '../../../database/db';
-import { ident, inList, sql } from '../../../database/sql';
-import type { ChangeRecord } from '../change-log/listeners';
-import { pythonTimestamp, type WebhookContext } from './deliver';
+import { ident, sql } from '../../../database/sql';
+import type { ExtensionContext } from '../../../core/resource/extension';
+import type { ChangeEvent } from '../change-log/listeners';
+import { pythonTimestamp, snapshots } from '../change-log/snapshots';
+import type { WebhookContext } from './deliver';
 import { storedBoolean } from '../../../core/resource/serialize/values';
-
-type Obj = Record<string, unknown>;
 
 /** One request to send: a webhook and the change it reports. */
 export interface WebhookDelivery {
@@ -14,53 +14,6 @@ export interface WebhookDelivery {
 
 const FLAG = { create: 'type_create', update: 'type_update', delete: 'type_delete' } as const;
 const EVENT = { create: 'created', update: 'updated', delete: 'deleted' } as const;
-
-const json = (v: unknown): Obj | null => (typeof v === 'string' ? (JSON.parse(v) as Obj) : ((v as Obj | null) ?? null));
-
-/** The reference's shallow diff: keys of `after` whose values differ from `before`'s (last_updated ignored). */
-function shallowDiff(before: Obj, after: Obj): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(after)) if (k !== 'last_updated' && JSON.stringify(before[k]) !== JSON.stringify(v)) out[k] = v;
-  return out;
-}
-
-/**
- * The objects' data before and after each change (the reference's ObjectChange.get_snapshots):
- * before is the previous change record's data (for a delete without one, the deleted data),
- * after is the record's own (none on delete); `differences` is a shallow diff. One statement for
- * the batch: the latest earlier record of each object.
- */
-export async function snapshots(exec: Executor, records: ChangeRecord[]): Promise<Map<string, WebhookContext['snapshots']>> {
-  const out = new Map<string, WebhookContext['snapshots']>();
-  const needPrior = records.filter((r) => r.action !== 'create');
-  const prior = new Map<string, Obj | null>();
-  if (needPrior.length) {
-    const t = ident('extras_objectchange');
-    const rows = await exec.query<{ changed_object_id: string; object_data: unknown; object_data_v2: unknown }>(
-      sql`SELECT o.${ident('changed_object_id')}, o.${ident('object_data')}, o.${ident('object_data_v2')} FROM ${t} o
-          WHERE o.${ident('changed_object_type')} = ${needPrior[0].changed_object_type}
-            AND ${inList(sql`o.${ident('changed_object_id')}`, needPrior.map((r) => r.changed_object_id))}
-            AND NOT ${inList(sql`o.${ident('id')}`, records.map((r) => r.id))}
-            AND o.${ident('time')} = (SELECT MAX(p.${ident('time')}) FROM ${t} p WHERE p.${ident('changed_object_type')} = o.${ident('changed_object_type')}
-              AND p.${ident('changed_object_id')} = o.${ident('changed_object_id')} AND NOT ${inList(sql`p.${ident('id')}`, records.map((r) => r.id))})`,
-    );
-    for (const r of rows) prior.set(String(r.changed_object_id), json(r.object_data_v2) ?? json(r.object_data));
-  }
-  for (const r of records) {
-    const own = r.object_data_v2 ?? r.object_data;
-    let pre: Obj | null = null;
-    if (r.action !== 'create') pre = prior.get(r.changed_object_id) ?? (r.action === 'delete' ? own : null);
-    const post = r.action === 'delete' ? null : own;
-    let differences: WebhookContext['snapshots']['differences'];
-    if (pre && post) {
-      const added = shallowDiff(pre, post);
-      differences = { removed: Object.fromEntries(Object.keys(added).map((k) => [k, pre![k] ?? null])), added };
-    } else if (pre) differences = { added: null, removed: pre };
-    else differences = { added: post, removed: null };
-    out.set(r.id, { prechange: pre, postchange: post, differences });
-  }
-  return out;
-}
 
 /** An enabled webhook, once per content type it lists. */
 export interface WebhookRow {
@@ -83,21 +36,22 @@ export async function loadWebhooks(exec: Executor): Promise<WebhookRow[]> {
 /**
  * The deliveries a batch of change records triggers: each enabled webhook listing the objects'
  * type and the action (of `webhooks`, see loadWebhooks), times each record (the reference's
- * enqueue_webhooks). No statement when no webhook matches, one (the snapshots) when some do.
+ * enqueue_webhooks). No statement when no webhook matches, the snapshots' when some do.
  */
-export async function webhookDeliveries(exec: Executor, model: string, records: ChangeRecord[], now: Date, webhooks: WebhookRow[]): Promise<WebhookDelivery[]> {
+export async function webhookDeliveries(x: ExtensionContext, event: ChangeEvent, now: Date, webhooks: WebhookRow[]): Promise<WebhookDelivery[]> {
+  const { records } = event;
   if (!records.length) return [];
   const { action, changed_object_type: type } = records[0];
   const hooks = webhooks.filter((w) => w.content_type === type && storedBoolean(w[FLAG[action]]));
   if (!hooks.length) return [];
-  const snaps = await snapshots(exec, records);
+  const snaps = await snapshots(x, event);
   const timestamp = pythonTimestamp(now);
   const out: WebhookDelivery[] = [];
   for (const r of records) {
     const context: WebhookContext = {
       event: EVENT[action],
       timestamp,
-      model,
+      model: x.def.model,
       username: r.user_name,
       request_id: r.request_id,
       data: r.object_data_v2 ?? r.object_data,

@@ -51,7 +51,7 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
     // Listeners are the process's: this app's changes only (tests run several apps in one process).
     if (x.ctx.db !== this.db) return;
     const webhooks = (await this.webhooks.get('all', () => loadWebhooks(x.exec)))!;
-    const deliveries = await webhookDeliveries(x.exec, x.def.model, event.records, x.ctx.now(), webhooks);
+    const deliveries = await webhookDeliveries(x, event, x.ctx.now(), webhooks);
     if (!deliveries.length) return;
     const [job] = await x.exec.query(
       sql`SELECT j.*, q.${ident('id')} AS ${ident('queue_id')}, q.${ident('name')} AS ${ident('queue_name')} FROM ${unscoped(jobResource, 'j').table}

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deliverWebhook, parseHeaders, renderInSandbox, pythonTimestamp, type WebhookContext, type WebhookTarget } from './deliver';
+import { deliverWebhook, parseHeaders, renderInSandbox, type WebhookContext, type WebhookTarget } from './deliver';
+import { pythonTimestamp } from '../change-log/snapshots';
 import { resolveWebhookUrl, validateWebhookUrlFormat, type WebhookUrlPolicy } from './url-policy';
 
 const policy = (p: Partial<WebhookUrlPolicy> = {}): WebhookUrlPolicy => ({ schemes: ['http', 'https'], allowedHosts: [], blockedNetworks: [], allowedNetworks: [], ...p });

@@ -1,4 +1,6 @@
 import { hashPassword } from '../../../core/auth/passwords';
+import { eventBrokersOf } from '../../../core/events/event-brokers';
+import { publishUserEvents } from '../../../core/events/user-events';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { column } from '../../../database/schema/schema';
@@ -55,5 +57,14 @@ export const userResource = defineResource({
       if (s.touched.has('password') && s.values.password) s.values.password = await hashPassword(String(s.values.password));
       if (s.create && !s.values.date_joined) s.values.date_joined = new Date();
     }
+  },
+  /** A password set on an existing user is an event once the write commits: the user's own change, or someone else's (an administrator's). */
+  async afterSave(ids, { ctx, exec }, states) {
+    const changed = ids.filter((_, i) => !states[i].create && states[i].touched.has('password'));
+    if (!changed.length) return;
+    const me = ctx.principal.user?.id;
+    const events = eventBrokersOf(ctx);
+    await publishUserEvents(events, ctx, exec, 'nautobot.users.user.change_password', changed.filter((id) => id === me));
+    await publishUserEvents(events, ctx, exec, 'nautobot.admin.user.change_password', changed.filter((id) => id !== me));
   },
 });
