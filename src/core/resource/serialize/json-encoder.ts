@@ -58,6 +58,20 @@ export function constant<T extends Record<string, string | number | boolean | nu
   return o;
 }
 
+/**
+ * A value many representations of a response share (a merged config context that every device
+ * with the same contexts shows), frozen, its JSON text computed once on first use here: encoders
+ * write that text instead of stringifying it again for each object. Whoever makes it must not
+ * change what it holds afterwards.
+ */
+export function shared<T extends object>(o: T): Readonly<T> {
+  if (!constantText.has(o)) {
+    Object.freeze(o);
+    constantText.set(o, JSON.stringify(o));
+  }
+  return o;
+}
+
 /** A value as JSON.stringify writes it inside an object; undefined: the key is left out. */
 function any(v: unknown): string | undefined {
   switch (typeof v) {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../core/context';
 import type { ResourceDefinition } from '../../../core/resource/definition';
 import type { Executor, Row } from '../../../database/db';
-import type { Field, ForeignKeyField } from '../../../core/resource/fields';
+import type { Field, ForeignKeyField, ScalarField } from '../../../core/resource/fields';
 import { visibleRows } from '../../../core/resource/query/scope';
 import { formatDateTime } from '../../../core/resource/query/values';
 import { parseJsonObject, readScalar } from '../../../core/resource/serialize/values';
@@ -90,13 +90,21 @@ function wanted(def: ResourceDefinition, tree: PathTree): Field[] {
 
 const CF_NAMES = ['cf', 'custom_field_data', '_custom_field_data'];
 
+const choiceless = new WeakMap<ScalarField, ScalarField>();
+/** A scalar field read as its stored value (a choice's value, not its `{value, label}`): one copy per field, not per row. */
+function withoutChoices(f: ScalarField): ScalarField {
+  let plainField = choiceless.get(f);
+  if (!plainField) choiceless.set(f, (plainField = { ...f, choices: undefined }));
+  return plainField;
+}
+
 /** One row as plain data: the fields given, and the standard keys the tree names. */
 function plain(ctx: RequestContext, def: ResourceDefinition, row: Row, fields: Field[], tree: PathTree): Obj {
   const all = tree.has(WHOLE) || tree.has('*');
   const o: Obj = { id: String(row.id) };
   for (const f of fields) {
     try {
-      if (f.kind === 'scalar') o[f.name] = data(readScalar({ ...f, choices: undefined }, row[f.column]));
+      if (f.kind === 'scalar') o[f.name] = data(readScalar(withoutChoices(f), row[f.column]));
       else if (f.kind === 'fk') {
         o[`${f.name}_id`] = row[f.column] ? String(row[f.column]) : null;
         o[f.name] = null;

@@ -6,6 +6,7 @@ import { unscoped } from '../../../core/resource/query/rows';
 import type { ResourceRegistry } from '../../../core/resource/registry';
 import { CONTEXT_SOURCE, Dimension, DIMENSIONS, dimensionThrough } from './dimensions';
 import { deepMerge } from '../../../core/collections';
+import { shared } from '../../../core/resource/serialize/json-encoder';
 import { isObject } from './owner';
 
 type Obj = Record<string, unknown>;
@@ -190,8 +191,9 @@ export function renderContext(matches: Matches, objectId: string, local: unknown
   const key = list.map((c) => c.id).join(',');
   let data = matches.merged.get(key);
   if (!data) {
-    data = {};
-    for (const c of list) if (isObject(c.data)) data = deepMerge(data, c.data);
+    let merged: Obj = {};
+    for (const c of list) if (isObject(c.data)) merged = deepMerge(merged, c.data);
+    data = shared(merged) as Obj;
     matches.merged.set(key, data);
   }
   const own = jsonOf(local);

@@ -95,39 +95,42 @@ export async function load(x: ExtensionContext & NestedObjects, rows: Row[]): Pr
     }),
   );
   // Each object's associations by relationship, in their order: the page is read in one pass.
-  const mine = new Map<string, Assoc[]>();
+  const mine = new Map<string, Map<string, Assoc[]>>(rels.map((r) => [r.id, new Map()]));
   for (const a of assocs) {
+    const byObject = mine.get(a.rel)!;
     for (const id of a.sid === a.did && a.st === a.dt ? [a.sid] : [a.sid, a.did]) {
-      const key = `${a.rel}:${id}`;
-      const list = mine.get(key);
+      const list = byObject.get(id);
       if (list) list.push(a);
-      else mine.set(key, [a]);
+      else byObject.set(id, [a]);
     }
   }
   const relUrl = x.ctx.registry.get(RELATIONSHIP_TYPE);
-  const out: Loaded = new Map();
-  for (const id of ids) {
-    const block: Record<string, unknown> = {};
-    for (const r of rels) {
-      for (const side of sidesOf(r, type)) {
-        const admitted = apply.get(`${r.id}:${side}`);
+  const out: Loaded = new Map(ids.map((id) => [id, {}]));
+  // Relationship by relationship, side by side (the blocks' key order), each object of the page.
+  for (const r of rels) {
+    const url = relUrl ? `${x.ctx.listUrl(relUrl)}${r.id}/` : null;
+    const byObject = mine.get(r.id)!;
+    for (const side of sidesOf(r, type)) {
+      const admitted = apply.get(`${r.id}:${side}`);
+      const other = OPPOSITE[side];
+      const otherType = typeOfSide(r, other);
+      const label = sideLabel(x.ctx, r, side);
+      for (const id of ids) {
         if (admitted && !admitted.has(id)) continue;
-        const entry = (block[r.key] ??= { id: r.id, url: relUrl ? `${x.ctx.listUrl(relUrl)}${r.id}/` : null, label: r.label, name: r.label, type: r.type }) as Record<string, unknown>;
-        const other = OPPOSITE[side];
-        const otherType = typeOfSide(r, other);
+        const block = out.get(id)!;
+        const entry = (block[r.key] ??= { id: r.id, url, label: r.label, name: r.label, type: r.type }) as Record<string, unknown>;
         const seen = new Set<string>();
         const objects: unknown[] = [];
-        for (const a of mine.get(`${r.id}:${id}`) ?? []) {
+        for (const a of byObject.get(id) ?? []) {
           const p = peerOf(a, r, type, side, id);
           const shown = p && !seen.has(p.id) ? visible.get(p.type)?.get(p.id) : undefined;
           if (!shown) continue;
           seen.add(p!.id);
           objects.push(shown);
         }
-        entry[other] = { label: sideLabel(x.ctx, r, side), object_type: otherType, objects };
+        entry[other] = { label, object_type: otherType, objects };
       }
     }
-    out.set(id, block);
   }
   return out;
 }
