@@ -230,6 +230,25 @@ eachDatabase(
       expect(record).toMatchObject({ change_context: { value: 'job', label: 'Job' }, change_context_detail: 'netkeel.jobs.imports.ImportObjects', request_id: change.payload.context.request_id });
     });
 
+    it('runs no job hook for what a job hook receiver changed (no hook loop)', async () => {
+      const echo = await job('Tag echo');
+      await t().patch(`/api/extras/jobs/${echo.id}/`, { enabled: true }).expect(200);
+      const hook = await post('/api/extras/job-hooks/', { name: 'Echo tags', job: echo.id, content_types: ['extras.tag'], type_create: true });
+      try {
+        const seed = await post('/api/extras/tags/', { name: 'echo seed' });
+        const runs = async () => (await t().get(`/api/extras/job-results/?job_model=${echo.id}`).expect(200)).body.results as Obj[];
+        for (let i = 0; i < 200 && !(await runs()).some((r) => r.status.value === 'SUCCESS'); i++) await sleep(50);
+        await sleep(1000); // what a loop would run next has had time to run
+        expect((await runs()).map((r) => r.status.value)).toEqual(['SUCCESS']);
+        const tags = (await t().get('/api/extras/tags/?q=echo').expect(200)).body.results.map((x: Obj) => x.name).sort();
+        expect(tags).toEqual([`echo of ${seed.id}`, 'echo seed']);
+        const [record] = await recordsOf((await t().get(`/api/extras/tags/?name=${encodeURIComponent(`echo of ${seed.id}`)}`).expect(200)).body.results[0].id);
+        expect(record.change_context).toEqual({ value: 'job-hook', label: 'Job hook' });
+      } finally {
+        await t().del(`/api/extras/job-hooks/${hook.id}/`).expect(204);
+      }
+    });
+
     it('publishes approvals and denials with the scheduled job as its change record holds it', async () => {
       const cleanup = await job('Stale Object Cleanup');
       await t().patch(`/api/extras/jobs/${cleanup.id}/`, { approval_required: true }).expect(200);

@@ -39,7 +39,10 @@ export class JobHookListener implements OnModuleInit, OnModuleDestroy {
       // Read in the write's transaction when not cached: a write to these tables there empties the cache again at its end.
       const hooks = (await this.hooks.get('all', () => loadJobHooks(x.exec)))!;
       if (!hooks.some((h) => h.content_type === event.objectType)) return;
-      const changes = event.records.map((r) => ({ action: r.action, object_type: r.changed_object_type, object_id: r.changed_object_id, change_id: r.id }));
+      // What a job hook receiver changed runs no job hook (the reference's guard against a hook running itself for ever).
+      const records = event.records.filter((r) => r.change_context !== 'job-hook');
+      if (!records.length) return;
+      const changes = records.map((r) => ({ action: r.action, object_type: r.changed_object_type, object_id: r.changed_object_id, change_id: r.id }));
       const queued = await runJobHooks(x.exec, this.queue, changes, x.ctx.principal.user?.id ?? null, hooks);
       if (queued.length) this.queue.onQueued();
     });
