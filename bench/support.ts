@@ -38,15 +38,48 @@ export async function benchDatabase(kind: BenchDb, name: string): Promise<Record
   return { DATABASE_URL: url.toString() };
 }
 
-/** Starts the built server (dist/src/main.js) as a child process, so its own RSS can be read. */
-export function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
+/**
+ * Starts a built script as a child process (so its own RSS can be read), resolving once it prints
+ * `listening on`.
+ */
+export function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'bench-password', SUPERUSER_API_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'error', EXPOSE_STATEMENT_COUNT: 'true' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout!.on('data', (b: Buffer) => b.toString().includes('listening on') && resolve(child));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+/** Starts the built server (dist/src/main.js), with the superuser token ADMIN_TOKEN. */
+export function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  return startProcess(join(__dirname, '../src/main.js'), {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SUPERUSER_NAME: 'admin',
+    SUPERUSER_PASSWORD: 'bench-password',
+    SUPERUSER_API_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    EXPOSE_STATEMENT_COUNT: 'true',
+  });
+}
+
+/**
+ * Starts the floor server (bench/floor/server.ts, built) on the database of `env` (PostgreSQL or
+ * MySQL: `DATABASE_URL`), taking ADMIN_TOKEN as its token, so the same requester drives both.
+ */
+export function startFloor(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  if (!env.DATABASE_URL) throw new Error('the floor server needs a database server (DATABASE_URL)');
+  return startProcess(join(__dirname, 'floor/server.js'), { DATABASE_URL: env.DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', FLOOR_TOKEN: ADMIN_TOKEN });
+}
+
+/** Stops a process started by startProcess and waits for it to exit (a PGlite data directory is free again). */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
 }
 
@@ -81,6 +114,28 @@ export function requester(port: number, sockets: number) {
       if (data) req.write(data);
       req.end();
     });
+}
+
+/**
+ * Requests per second over `ms` of load: `connections` loops, each sending the next of `paths`
+ * as soon as its previous answer is in (every answer must be a 200).
+ */
+export async function throughput(request: ReturnType<typeof requester>, paths: string[], connections: number, ms: number): Promise<number> {
+  let done = 0;
+  let next = 0;
+  const start = process.hrtime.bigint();
+  const end = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        const path = paths[next++ % paths.length];
+        const r = await request('GET', path);
+        if (r.status !== 200) throw new Error(`${path}: ${r.status}: ${r.body.slice(0, 500)}`);
+        done++;
+      }
+    }),
+  );
+  return done / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
 export function percentile(values: number[], p: number): number {
