@@ -97,7 +97,10 @@ export async function loadCatalogue(exec: Executor, registry: ResourceRegistry):
   if (!rows.length) return out;
   const links = await exec.query<{ dim: number; cid: string }>(
     sql`${join(
-      DIMENSIONS.map((d, k) => sql`SELECT DISTINCT ${raw(String(k))} AS ${ident('dim')}, ${ident(CONTEXT_SOURCE)} AS ${ident('cid')} FROM ${ident(dimensionThrough(d).table)}`),
+      DIMENSIONS.map((d, k) => {
+        const th = dimensionThrough(d);
+        return sql`SELECT DISTINCT ${raw(String(k))} AS ${ident('dim')}, ${ident(CONTEXT_SOURCE)} AS ${ident('cid')} FROM ${ident(th.table)}`;
+      }),
       ' UNION ALL ',
     )}`,
   );
