@@ -7,6 +7,7 @@ import { append } from '../../../core/collections';
 import { Db } from '../../../database/db';
 import type { WatchedCache } from '../../../database/change-feed';
 import { ident, sql } from '../../../database/sql';
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /** What rendering needs of one computed field. */
 export interface ComputedFieldDefinition {
@@ -17,9 +18,6 @@ export interface ComputedFieldDefinition {
 
 /** The key the source is registered under with the registry (`registry.provide`). */
 export const COMPUTED_FIELD_SOURCE = 'extras.computed-field-source';
-
-/** How long definitions are kept while every change to their table is heard. */
-const HEARD_TTL_MS = 60_000;
 
 /**
  * Computed fields by content type, in the reference's order (weight, key): one statement, kept
@@ -35,7 +33,7 @@ export class ExtrasComputedFieldSource implements OnModuleInit {
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.cache = db.feed.cache(registry.watchedTables(['extras.computedfield']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.cache = definitionCache(db, registry, settings, ['extras.computedfield']);
   }
 
   onModuleInit(): void {

@@ -6,12 +6,10 @@ import { ResourceRegistry } from '../../../core/resource/registry';
 import { Db, Executor } from '../../../database/db';
 import type { WatchedCache } from '../../../database/change-feed';
 import { Catalogue, loadCatalogue } from './render';
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /** The key the source is registered under with the registry (`registry.provide`). */
 export const CONTEXT_CATALOGUE_SOURCE = 'extras.config-context-catalogue';
-
-/** How long the catalogue is kept while every change to its tables is heard. */
-const HEARD_TTL_MS = 60_000;
 
 /**
  * The active config contexts and the dimensions each names (render.ts `Catalogue`), kept between
@@ -28,7 +26,7 @@ export class ConfigContextCatalogueSource implements OnModuleInit {
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.cache = db.feed.cache(registry.watchedTables(['extras.configcontext']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.cache = definitionCache(db, registry, settings, ['extras.configcontext']);
   }
 
   onModuleInit(): void {

@@ -9,10 +9,7 @@ import type { WatchedCache } from '../../../database/change-feed';
 import { ident, sql } from '../../../database/sql';
 import { toDefinition } from '../resources/custom-field.resource';
 import { append } from '../../../core/collections';
-
-
-/** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */
-const HEARD_TTL_MS = 60_000;
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /**
  * Custom fields with their choices, by content type: one statement, kept between requests so a
@@ -34,7 +31,7 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
     @Inject(SETTINGS) settings: Settings,
   ) {
     // The tables definitions are read from, as declared (`watched`: each has its notify trigger on PostgreSQL).
-    this.cache = db.feed.cache(registry.watchedTables(['extras.customfield', 'extras.customfieldchoice']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.cache = definitionCache(db, registry, settings, ['extras.customfield', 'extras.customfieldchoice']);
   }
 
   onModuleInit(): void {

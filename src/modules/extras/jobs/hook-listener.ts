@@ -7,9 +7,7 @@ import type { WatchedCache } from '../../../database/change-feed';
 import { onChanges } from '../change-log/listeners';
 import { loadJobHooks, runJobHooks, type JobHookRow } from './hooks';
 import { JobQueue } from './job-queue';
-
-/** How long the hooks are kept while every change to their tables is heard. */
-const HEARD_TTL_MS = 60_000;
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /**
  * Runs job hooks on object changes: hears each batch of change records inside the write's
@@ -29,7 +27,7 @@ export class JobHookListener implements OnModuleInit, OnModuleDestroy {
     registry: ResourceRegistry,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.hooks = db.feed.cache(registry.watchedTables(['extras.jobhook', 'extras.job', 'extras.jobqueue']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.hooks = definitionCache(db, registry, settings, ['extras.jobhook', 'extras.job', 'extras.jobqueue']);
   }
 
   onModuleInit(): void {

@@ -8,9 +8,7 @@ import { Db } from '../../../database/db';
 import type { WatchedCache } from '../../../database/change-feed';
 import { ident, sql } from '../../../database/sql';
 import { RELATIONSHIP_SOURCE, RELATIONSHIP_TYPE, RelationshipInfo, RelationshipSource, toInfo } from './definitions';
-
-/** How long definitions are kept while every change to their table is heard (the change feed is trusted). */
-const HEARD_TTL_MS = 60_000;
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /**
  * Every relationship, kept between requests (as the custom field definitions are): a write of any
@@ -28,7 +26,7 @@ export class ExtrasRelationshipSource implements RelationshipSource, OnModuleIni
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.cache = db.feed.cache(registry.watchedTables([RELATIONSHIP_TYPE]), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.cache = definitionCache(db, registry, settings, [RELATIONSHIP_TYPE]);
   }
 
   onModuleInit(): void {

@@ -14,9 +14,7 @@ import { jobQueueResource } from '../jobs/resources/job-queue.resource';
 import { jobResource } from '../jobs/resources/job.resource';
 import { DELIVERY_JOB } from './delivery.job';
 import { loadWebhooks, webhookDeliveries, type WebhookRow } from './dispatch';
-
-/** How long the webhooks are kept while every change to their tables is heard. */
-const HEARD_TTL_MS = 60_000;
+import { definitionCache } from '../../../core/resource/definition-cache';
 
 /**
  * Hears every batch of change records (inside the write's transaction) and queues a delivery
@@ -36,7 +34,7 @@ export class WebhookDispatcher implements OnModuleInit, OnModuleDestroy {
     registry: ResourceRegistry,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    this.webhooks = db.feed.cache(registry.watchedTables(['extras.webhook']), { max: 1, ttlMs: HEARD_TTL_MS, unheardTtlMs: settings.DEFINITION_CACHE_SECONDS * 1000 });
+    this.webhooks = definitionCache(db, registry, settings, ['extras.webhook']);
   }
 
   onModuleInit(): void {
