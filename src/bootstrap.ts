@@ -8,6 +8,7 @@ import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
 import { installReply } from './core/http/reply';
+import { indexRoutes } from './core/http/route-index';
 import { SETTINGS } from './config/settings.module';
 import { Db } from './database/db';
 import type { Response } from 'express';
@@ -46,6 +47,8 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   setupDocs(app);
   app.enableShutdownHooks();
   await app.init();
+  // Every route is registered by now: index them by their first path segments.
+  if (!process.env.NK_NO_ROUTE_INDEX) indexRoutes(app.getHttpAdapter().getInstance().router);
   return app;
 }
 

@@ -45,10 +45,13 @@ export interface Dialect {
   toDb(value: unknown, type: ColumnType): unknown;
   /** Text cast for string lookups on non-text expressions. */
   castText(expr: Sql): Sql;
+  /** A text's UTF-8 bytes as hexadecimal text (a name inside a comma-joined list, whatever it holds). */
+  hexText(expr: Sql): Sql;
   /**
    * Aggregate of a subquery's values as one comma-joined text, in an order; null where the
-   * database has no aggregate that is safe for any length (MySQL truncates GROUP_CONCAT at
-   * group_concat_max_len), so callers load such lists with their own statement instead.
+   * database has no aggregate that is safe for any length, so callers load such lists with their
+   * own statement instead. (MySQL's GROUP_CONCAT truncates at group_concat_max_len, which every
+   * pooled session raises to its maximum: see data-source.factory.ts.)
    */
   listAgg(expr: Sql, order: Sql): Sql | null;
   /** Page deep offsets through a sub-select of ids (MySQL sorts whole rows otherwise). */
@@ -130,6 +133,7 @@ export const postgresDialect: Dialect = {
   typedParam: (v, t) => sql`CAST(${v} AS ${raw(PG_TYPES[t])})`,
   toDb: (v, t) => (t === 'json' && v !== null && v !== undefined ? JSON.stringify(v) : v),
   castText: (e) => sql`CAST(${e} AS text)`,
+  hexText: (e) => sql`encode(convert_to(${e}, 'UTF8'), 'hex')`,
   listAgg: (e, order) => sql`string_agg(CAST(${e} AS text), ',' ORDER BY ${order})`,
   deferredPaging: false,
   forUpdate: ' FOR UPDATE',
@@ -181,7 +185,9 @@ export const mysqlDialect: Dialect = {
     return v;
   },
   castText: (e) => sql`CAST(${e} AS CHAR)`,
-  listAgg: () => null,
+  // The columns are utf8mb4: HEX gives their UTF-8 bytes.
+  hexText: (e) => sql`HEX(${e})`,
+  listAgg: (e, order) => sql`GROUP_CONCAT(CAST(${e} AS CHAR) ORDER BY ${order} SEPARATOR ',')`,
   deferredPaging: true,
   forUpdate: ' FOR UPDATE',
   lockShared: ' LOCK IN SHARE MODE',

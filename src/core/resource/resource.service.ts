@@ -12,6 +12,7 @@ import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
 import { PAGE_CTE, ReadOptions, Representer, withPage } from './serialize/representer';
+import type { PageExtras } from './serialize/page-extras';
 import { ResourceWriter } from './resource-writer';
 
 const DEFERRED_PAGING_OFFSET = 1000;
@@ -75,7 +76,8 @@ export class ResourceService {
     const total = inline ? sql`, (${countStatement}) AS ${ident(TOTAL_COLUMN)}` : sql``;
     // The page's count fields and many-to-many ids (Representer.pageExtras) come with it,
     // computed over the page's rows only.
-    const { columns, joins } = await representer.pageExtras(def, opts);
+    const extras = await representer.pageExtras(def, opts);
+    const { columns } = extras;
     const order = (alias: string) => orderBy(ctx, exec, def, q, alias);
     let select: Sql;
     if (deferred) {
@@ -87,7 +89,7 @@ export class ResourceService {
       select = sql`SELECT t.*${total} ${from} ORDER BY ${await order('t')}${page}`;
     }
     const rows = await exec.query(
-      columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, joins, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,
+      columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, extras, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,
     );
     const results = await representer.represent(def, rows, opts);
     let count: number;
@@ -116,8 +118,12 @@ export class ResourceService {
     this.totals.set(key, total);
   }
 
-  /** Loads one object inside the requester's scope for an action, by UUID or natural key; 404 otherwise. */
-  async findOne(ctx: RequestContext, exec: Executor, def: ResourceDefinition, idOrKey: string, action: Action, lock = false): Promise<Row> {
+  /**
+   * Loads one object inside the requester's scope for an action, by UUID or natural key; 404
+   * otherwise. `extras`: what its representation needs besides the row (Representer.pageExtras),
+   * read by the same statement, as a list page does.
+   */
+  async findOne(ctx: RequestContext, exec: Executor, def: ResourceDefinition, idOrKey: string, action: Action, lock = false, extras?: PageExtras): Promise<Row> {
     const visible = await visibleRows(ctx, exec, def, 't', action);
     let match;
     if (isUuid(idOrKey)) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
@@ -128,7 +134,8 @@ export class ResourceService {
         throw this.notFound(def);
       });
     }
-    const rows = await exec.query(sql`SELECT t.* ${visible.from(match)} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`);
+    const select = sql`SELECT t.* ${visible.from(match)} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`;
+    const rows = await exec.query(extras?.columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(extras.columns)}`, extras, sql``) : select);
     if (rows.length !== 1) throw this.notFound(def);
     return rows[0];
   }
@@ -139,8 +146,10 @@ export class ResourceService {
 
   async retrieve(ctx: RequestContext, def: ResourceDefinition, id: string, q: Query) {
     const opts = this.readOptions(q, 'GET');
-    const row = await this.findOne(ctx, ctx.db, def, id, 'view');
-    const [obj] = await new Representer(ctx, ctx.db).represent(def, [row], opts);
+    const representer = new Representer(ctx, ctx.db);
+    // Counts, display rows and many-to-many ids in the object's own statement.
+    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts));
+    const [obj] = await representer.represent(def, [row], opts);
     return obj;
   }
 

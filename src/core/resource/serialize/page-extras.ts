@@ -2,7 +2,8 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
-import type { Field, ReverseKey } from '../fields';
+import type { Field, ForeignKeyField, ReverseKey } from '../fields';
+import type { Ancestry } from '../query/tree';
 import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
@@ -27,18 +28,27 @@ export const REVERSE_COLUMN = '__rev_';
 /** The name a page statement gives its page's rows (Representer.pageExtras). */
 export const PAGE_CTE = 'p';
 
-/** Columns and the joins that compute them, added to a page statement (Representer.pageExtras). */
+/** Prefix of the page query's columns that give a tree row's ancestry (Representer.pageExtras). */
+export const ANCESTRY_COLUMN = '__anc_';
+
+/**
+ * Columns and the joins that compute them, added to a page statement (Representer.pageExtras),
+ * and the (recursive) common table expressions the joins read, after the page's own.
+ */
 export interface PageExtras {
   columns: Sql[];
   joins: Sql[];
+  ctes?: Sql[];
 }
 
 /**
  * A statement over a page: `rows` (a SELECT) named PAGE_CTE, then `select` from it with the
  * extras' joins and an ORDER BY (empty for none).
  */
-export function withPage(rows: Sql, select: Sql, joins: Sql[], order: Sql): Sql {
-  return sql`WITH ${ident(PAGE_CTE)} AS (${rows}) ${select} FROM ${ident(PAGE_CTE)}${joins.length ? sql` ${join(joins, ' ')}` : sql``}${order}`;
+export function withPage(rows: Sql, select: Sql, extras: Omit<PageExtras, 'columns'>, order: Sql): Sql {
+  const { joins, ctes = [] } = extras;
+  const head = ctes.length ? sql`WITH RECURSIVE ${ident(PAGE_CTE)} AS (${rows}), ${join(ctes)}` : sql`WITH ${ident(PAGE_CTE)} AS (${rows})`;
+  return sql`${head} ${select} FROM ${ident(PAGE_CTE)}${joins.length ? sql` ${join(joins, ' ')}` : sql``}${order}`;
 }
 
 /** The ids of the page's rows, for the extras' grouped subqueries. */
@@ -55,6 +65,7 @@ const PAGE_IDS = sql`(SELECT ${ident('id')} FROM ${ident(PAGE_CTE)})`;
  */
 export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
   const out = await countExtras(x, def);
+  await ancestryExtras(x, def, out);
   for (const use of displayUses(def)) {
     // PostgreSQL cuts longer names short: such a use is read by id instead.
     if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;
@@ -144,13 +155,50 @@ async function countExtras(x: ReadRun, def: ResourceDefinition): Promise<PageExt
   }
   return out;
 }
+/**
+ * A tree's ancestry (display "A → B → C", tree_depth, natural keys) in the page statement: a
+ * recursive walk up from the page's rows (`up`: row, ancestor, level), and per row the number of
+ * its ancestors and their names, root first, each as a visibility flag (1: the requester may
+ * view it and it lends its name) and the name's UTF-8 bytes in hex, comma-joined. Read back by
+ * `ancestryOfPage`; loadAncestry walks the same way in a statement of its own.
+ */
+async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras): Promise<void> {
+  if (!def.tree) return;
+  const { dialect } = x.exec;
+  const item = sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, 'a')).visible} THEN '1' ELSE '0' END, ${dialect.hexText(ident('a', 'name'))})`;
+  const agg = dialect.listAgg(item, sql`${ident('up', 'lvl')} DESC`);
+  if (!agg) return;
+  const parent = ident((def.fields[def.tree.parent] as ForeignKeyField).column);
+  out.ctes = [
+    ...(out.ctes ?? []),
+    sql`${ident('up')} (${ident('id')}, ${ident('anc')}, ${ident('lvl')}) AS (SELECT ${ident(PAGE_CTE, 'id')}, ${ident(PAGE_CTE)}.${parent}, 1 FROM ${ident(PAGE_CTE)} WHERE ${ident(PAGE_CTE)}.${parent} IS NOT NULL UNION ALL SELECT ${ident('up', 'id')}, ${ident('ux')}.${parent}, ${ident('up', 'lvl')} + 1 FROM ${ident('up')} ${unscoped(def, 'ux').join(sql`${ident('ux', 'id')} = ${ident('up', 'anc')}`)})`,
+  ];
+  const j = `an${out.joins.length}`;
+  out.joins.push(
+    sql`LEFT JOIN (SELECT ${ident('up', 'id')} AS k, COUNT(*) AS n, ${agg} AS v FROM ${ident('up')} ${unscoped(def, 'a').join(sql`${ident('a', 'id')} = ${ident('up', 'anc')}`)} GROUP BY ${ident('up', 'id')}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
+  );
+  out.columns.push(sql`${ident(j, 'n')} AS ${ident(ANCESTRY_COLUMN + 'n')}`, sql`${ident(j, 'v')} AS ${ident(ANCESTRY_COLUMN + 'v')}`);
+}
+
+/** The ancestry of a page's rows that its statement read (ancestryExtras); undefined when it did not. */
+export function ancestryOfPage(rows: Row[]): Map<string, Ancestry> | undefined {
+  if (!(ANCESTRY_COLUMN + 'n' in rows[0])) return undefined;
+  const out = new Map<string, Ancestry>();
+  for (const r of rows) {
+    const v = r[ANCESTRY_COLUMN + 'v'] as string | null;
+    const names = v ? v.split(',').flatMap((item) => (item[0] === '1' ? [Buffer.from(item.slice(1), 'hex').toString('utf8')] : [])) : [];
+    out.set(String(r.id), { names, depth: Number(r[ANCESTRY_COLUMN + 'n'] ?? 0) });
+  }
+  return out;
+}
+
 /** The count fields of rows read without them (a detail, a write's response). */
 export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
   const { columns, joins } = await countExtras(x, def);
   if (!columns.length) return [];
   // The rows were read within the requester's view (a detail, a write's response).
   const ids = sql`SELECT t.${ident('id')} ${unscoped(def, 't').from(inList(ident('t', 'id'), rows.map((r) => r.id)))}`;
-  return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, joins, sql``));
+  return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, { joins }, sql``));
 }
 /**
  * `FROM` the target rows (alias `rl`) of a reverse foreign key whose key is `among` the given

@@ -11,7 +11,7 @@ import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
+import { ancestryOfPage, COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -78,7 +78,10 @@ export class Representer {
     if (!rows.length) return batch;
     const fields = Object.values(def.fields).filter((f) => this.readable(f));
     const jobs: Promise<unknown>[] = [];
-    if (def.tree) {
+    // A tree's ancestry: read by the page statement (pageExtras), or else loaded.
+    const pageAncestry = def.tree ? ancestryOfPage(rows) : undefined;
+    if (pageAncestry) batch.ancestry = pageAncestry;
+    else if (def.tree) {
       jobs.push(
         visibleRows(this.ctx, this.exec, def, 'a')
           .then((visible) => loadAncestry(this.exec, def, rows, visible))

@@ -1,0 +1,110 @@
+import { Router as makeRouter } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * How many leading path segments key the index: `/api/<app>/<model>`, where the models' routes
+ * part ways.
+ */
+const DEPTH = 3;
+
+/** A path segment the index can key on: plain ASCII characters a route pattern takes literally. */
+const LITERAL = /^[A-Za-z0-9._~-]+$/;
+
+/** What the index needs of the `router` package's layers and routers (express 5). */
+interface Layer {
+  route?: { path?: unknown };
+}
+interface Router {
+  (req: Request, res: Response, next: NextFunction): void;
+  stack: Layer[];
+  caseSensitive?: boolean;
+  strict?: boolean;
+  use(fn: (req: Request, res: Response, next: NextFunction) => void): unknown;
+}
+
+/**
+ * The key of a route's path: its first DEPTH segments, lower-cased (express matches paths
+ * case-insensitively unless told otherwise), or null when one of them is not literal (a
+ * parameter, a wildcard, an optional group) or the path has fewer.
+ */
+function routeKey(path: unknown, caseSensitive: boolean): string | null {
+  if (typeof path !== 'string' || !path.startsWith('/')) return null;
+  const segments = path.split('/', DEPTH + 1).slice(1);
+  if (segments.length < DEPTH || !segments.every((s) => LITERAL.test(s))) return null;
+  const key = segments.join('/');
+  return caseSensitive ? key : key.toLowerCase();
+}
+
+/** A path express's URL parsing leaves as it is (RFC 3986 path characters): no spaces, backslashes, fragments. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
+
+/**
+ * The key of a request's path, as the router will match it: null when the path has fewer than
+ * DEPTH literal segments (no keyed route can match it), undefined when the request is not keyed
+ * safely (an absolute-form URL, characters the URL parser rewrites): then every route is tried,
+ * as without the index.
+ */
+function requestKey(url: string, caseSensitive: boolean): string | null | undefined {
+  const end = url.indexOf('?');
+  const path = end < 0 ? url : url.slice(0, end);
+  if (!PLAIN_PATH.test(path)) return undefined;
+  const segments = path.split('/', DEPTH + 1).slice(1);
+  if (segments.length < DEPTH) return null;
+  for (const s of segments) if (!LITERAL.test(s)) return null;
+  const key = segments.join('/');
+  return caseSensitive ? key : key.toLowerCase();
+}
+
+/**
+ * Indexes the routes of an express application's router by their first path segments.
+ *
+ * Express tries its routes one by one, a regular expression each, and yields to the event loop
+ * every hundred: with every model's list, detail and action routes (over 1,600), a request for a
+ * model registered late walked hundreds of routes and several event loop turns before its
+ * handler ran, a cost per request that grew with every model added. Each run of consecutive
+ * routes in the router's stack becomes one layer that hands the request to a router holding only
+ * the routes that can match it: those whose first DEPTH segments are the request's, and those the
+ * index cannot key (fewer literal segments), in their original order. Middleware keeps its place
+ * between the runs, and every route is still matched by its own layer, so which route answers,
+ * its parameters, errors and OPTIONS are as without the index. Routes added after this call are
+ * appended after the index and tried as usual.
+ */
+export function indexRoutes(router: Router): void {
+  const opts = { caseSensitive: !!router.caseSensitive, strict: !!router.strict };
+  const newRouter = () => makeRouter(opts) as unknown as Router;
+  const subRouter = (layers: Layer[]) => {
+    const r = newRouter();
+    r.stack = layers;
+    return r;
+  };
+  const dispatcher = (run: Layer[]): Layer => {
+    const keys = run.map((l) => routeKey(l.route?.path, opts.caseSensitive));
+    const byKey = new Map<string, Router>();
+    for (const key of new Set(keys)) if (key !== null) byKey.set(key, subRouter(run.filter((_, i) => keys[i] === key || keys[i] === null)));
+    const unkeyed = subRouter(run.filter((_, i) => keys[i] === null));
+    const all = subRouter(run);
+    const holder = newRouter();
+    holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
+      const key = requestKey(req.url, opts.caseSensitive);
+      const target = key === undefined ? all : key === null ? unkeyed : (byKey.get(key) ?? unkeyed);
+      target(req, res, next);
+    });
+    return holder.stack[0];
+  };
+  const stack: Layer[] = [];
+  let run: Layer[] = [];
+  const flush = () => {
+    if (run.length > 1) stack.push(dispatcher(run));
+    else stack.push(...run);
+    run = [];
+  };
+  for (const layer of router.stack) {
+    if (layer.route) run.push(layer);
+    else {
+      flush();
+      stack.push(layer);
+    }
+  }
+  flush();
+  router.stack = stack;
+}
