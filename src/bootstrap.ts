@@ -48,7 +48,7 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.enableShutdownHooks();
   await app.init();
   // Every route is registered by now: index them by their first path segments.
-  if (!process.env.NK_NO_ROUTE_INDEX) indexRoutes(app.getHttpAdapter().getInstance().router);
+  indexRoutes(app.getHttpAdapter().getInstance().router);
   return app;
 }
 
