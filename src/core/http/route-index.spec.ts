@@ -1,0 +1,94 @@
+import express, { Express, NextFunction, Request, Response } from 'express';
+import request from 'supertest';
+import { indexRoutes } from './route-index';
+
+/** An app whose routes answer with their own name and parameters; `log` records the middleware that ran. */
+function app(): { app: Express; log: string[] } {
+  const a = express();
+  const log: string[] = [];
+  const answer = (name: string) => (req: Request, res: Response) => {
+    res.json({ name, params: req.params });
+  };
+  a.use((req, _res, next) => {
+    log.push('first');
+    next();
+  });
+  a.get('/api/dcim/locations/', answer('locations-list'));
+  a.get('/api/dcim/locations/:id/', answer('locations-detail'));
+  a.get('/api/:app/', answer('app-root'));
+  a.get('/api/dcim/locations/:id/notes/', answer('locations-notes'));
+  // next('route') leaves a route for the next one; next() goes on to the route's next handler.
+  a.get('/api/ipam/prefixes/:id/', (req, _res, next) => (req.params.id === 'skip' ? next() : next('route')), answer('never'));
+  a.get('/api/ipam/prefixes/:id/', answer('prefixes-detail'));
+  a.get('/api/{*rest}', answer('catch-all'));
+  a.use((req, _res, next) => {
+    log.push('between');
+    next();
+  });
+  a.get('/health/', answer('health'));
+  a.get('/err/or/here/', () => {
+    throw new Error('boom');
+  });
+  a.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(500).json({ error: err.message });
+  });
+  return { app: a, log };
+}
+
+describe('indexRoutes', () => {
+  const cases: [string, string, number, unknown][] = [
+    ['GET', '/api/dcim/locations/', 200, { name: 'locations-list', params: {} }],
+    ['GET', '/api/dcim/locations', 200, { name: 'locations-list', params: {} }],
+    ['GET', '/API/DCIM/Locations/?limit=1', 200, { name: 'locations-list', params: {} }],
+    ['GET', '/api/dcim/locations/abc/', 200, { name: 'locations-detail', params: { id: 'abc' } }],
+    ['GET', '/api/dcim/locations/abc/notes/', 200, { name: 'locations-notes', params: { id: 'abc' } }],
+    ['GET', '/api/dcim/', 200, { name: 'app-root', params: { app: 'dcim' } }],
+    ['GET', '/api/ipam/prefixes/x/', 200, { name: 'prefixes-detail', params: { id: 'x' } }],
+    ['GET', '/api/ipam/prefixes/skip/', 200, { name: 'never', params: { id: 'skip' } }],
+    ['GET', '/api/dcim/locations/a/b/c/', 200, { name: 'catch-all', params: { rest: ['dcim', 'locations', 'a', 'b', 'c', ''] } }],
+    ['GET', '/api/nope/nothing/here/', 200, { name: 'catch-all', params: { rest: ['nope', 'nothing', 'here', ''] } }],
+    ['GET', '/api/dcim/loc%61tions/', 200, { name: 'catch-all', params: { rest: ['dcim', 'locations', ''] } }],
+    ['GET', '/health/', 200, { name: 'health', params: {} }],
+    ['GET', '/err/or/here/', 500, { error: 'boom' }],
+    ['GET', '/elsewhere/', 404, undefined],
+  ];
+
+  it('answers every request as the router without the index does', async () => {
+    const plain = app();
+    const indexed = app();
+    indexRoutes((indexed.app as unknown as { router: Parameters<typeof indexRoutes>[0] }).router);
+    for (const [method, path, status, body] of cases) {
+      for (const { app: a } of [plain, indexed]) {
+        const res = await request(a)[method.toLowerCase() as 'get'](path);
+        expect({ path, status: res.status, body: status === 404 ? undefined : res.body }).toEqual({ path, status, body });
+      }
+    }
+    // The middleware keeps its place between the routes.
+    expect(indexed.log).toEqual(plain.log);
+    expect(indexed.log).toContain('between');
+  });
+
+  it('turns each run of routes into one layer and leaves middleware in place', () => {
+    const { app: a } = app();
+    const router = (a as unknown as { router: Parameters<typeof indexRoutes>[0] }).router;
+    const before = router.stack.length;
+    indexRoutes(router);
+    // first, [7 routes], between, [2 routes], the error handler
+    expect([before, router.stack.length]).toEqual([12, 5]);
+  });
+
+  it('lists the allowed methods of a path for OPTIONS as without the index', async () => {
+    const build = () => {
+      const a = express();
+      a.get('/api/dcim/locations/', (_req, res) => res.end());
+      a.post('/api/dcim/locations/', (_req, res) => res.end());
+      a.get('/api/ipam/prefixes/', (_req, res) => res.end());
+      return a;
+    };
+    const indexed = build();
+    indexRoutes((indexed as unknown as { router: Parameters<typeof indexRoutes>[0] }).router);
+    const [p, i] = [await request(build()).options('/api/dcim/locations/'), await request(indexed).options('/api/dcim/locations/')];
+    expect([i.status, i.headers.allow]).toEqual([p.status, p.headers.allow]);
+    expect(i.headers.allow).toBe('GET, HEAD, POST');
+  });
+});
