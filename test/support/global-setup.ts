@@ -11,10 +11,10 @@ const MIGRATIONS = { postgres: postgresMigrations, mysql: mysqlMigrations };
 /**
  * Runs once before all suites: builds a migrated PGlite data directory that every suite loads
  * (instead of running initdb and the migrations again), checks the database servers, and on
- * MariaDB migrates a template database that every suite's database is cloned from
- * (src/database/test-servers.ts: MariaDB has no CREATE DATABASE ... TEMPLATE, and replaying the
- * migrations was most of a suite's start there). The global teardown drops it and removes the
- * PGlite template file.
+ * PostgreSQL and MariaDB migrates a template database that every suite's database is copied
+ * (PostgreSQL: CREATE DATABASE ... TEMPLATE) or cloned from (src/database/test-servers.ts:
+ * MariaDB has no such copy); replaying the migrations was most of a suite's start there. The
+ * global teardown drops them and removes the PGlite template file.
  */
 export default async function globalSetup(): Promise<void> {
   await checkServers();
@@ -25,6 +25,18 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   process.env.NETKEEL_PGLITE_TEMPLATE = file;
   await db.close();
+
+  if (testDatabases().includes('postgres')) {
+    // Every suite's database is a copy of this one (CREATE DATABASE ... TEMPLATE).
+    const fresh = await freshDatabase('postgres');
+    const pg = await openDatabase({ kind: 'postgres', url: fresh.url }, { migrations: MIGRATIONS });
+    try {
+      await pg.dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await pg.close();
+    }
+    process.env.NETKEEL_POSTGRES_TEMPLATE = decodeURIComponent(new URL(fresh.url).pathname.slice(1));
+  }
 
   if (testDatabases().includes('mysql')) {
     const fresh = await freshDatabase('mysql');

@@ -1,10 +1,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dropDatabase, MysqlTemplate } from '../../src/database/test-servers';
 
-/** Runs once after all suites: removes the PGlite template file and drops the MariaDB template database of the global setup. */
+/** Runs once after all suites: removes the PGlite template file and drops the PostgreSQL and MariaDB template databases of the global setup. */
 export default async function globalTeardown(): Promise<void> {
   const pglite = process.env.NETKEEL_PGLITE_TEMPLATE;
   if (pglite) rmSync(pglite, { force: true });
+  const postgres = process.env.NETKEEL_POSTGRES_TEMPLATE;
+  if (postgres) await dropDatabase('postgres', postgres);
   const file = process.env.NETKEEL_MYSQL_TEMPLATE;
   if (!file) return;
   const template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;

@@ -74,8 +74,8 @@ function mysqlTemplate(): MysqlTemplate | undefined {
 
 /**
  * Starts netkeel on a fresh database of the given kind, with a superuser `admin`: the migrated
- * templates of the global setup, loaded (PGlite) or cloned (MariaDB), where the run has them;
- * the app applies whatever migration is still pending (on PostgreSQL, all of them).
+ * templates of the global setup, loaded (PGlite), copied (PostgreSQL) or cloned (MariaDB), where
+ * the run has them; the app applies whatever migration is still pending.
  */
 export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<TestApp> {
   const settings = loadSettings({
@@ -95,7 +95,7 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     const file = process.env.NETKEEL_PGLITE_TEMPLATE;
     target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
   } else {
-    const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : undefined);
+    const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : process.env.NETKEEL_POSTGRES_TEMPLATE);
     target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
     drop = fresh.drop;
     url = fresh.url;
