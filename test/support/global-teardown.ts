@@ -1,10 +1,12 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { dropDatabase, MysqlTemplate } from '../../src/database/test-servers';
 
-/** Runs once after all suites: removes the PGlite template file and drops the PostgreSQL and MariaDB template databases of the global setup. */
+/** Runs once after all suites: removes the PGlite template and its copies and drops the PostgreSQL and MariaDB template databases of the global setup. */
 export default async function globalTeardown(): Promise<void> {
   const pglite = process.env.NETKEEL_PGLITE_TEMPLATE;
-  if (pglite) rmSync(pglite, { force: true });
+  // The template's folder holds the suites' copies too (any a suite left behind).
+  if (pglite) rmSync(dirname(pglite), { recursive: true, force: true });
   const postgres = process.env.NETKEEL_POSTGRES_TEMPLATE;
   if (postgres) await dropDatabase('postgres', postgres);
   const file = process.env.NETKEEL_MYSQL_TEMPLATE;

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import request from 'supertest';
 import { loadSettings, Settings } from '../../config/settings';
 import { SETTINGS } from '../../config/settings.module';
@@ -92,8 +93,15 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
   let drop = async () => undefined as void;
   let url: string | undefined;
   if (kind === 'pglite') {
-    const file = process.env.NETKEEL_PGLITE_TEMPLATE;
-    target = { kind, dataDir: 'memory://', loadDataDir: file ? new Blob([readFileSync(file)]) : undefined };
+    // A copy of the global setup's migrated data directory, beside it; in memory without one.
+    const template = process.env.NETKEEL_PGLITE_TEMPLATE;
+    if (template) {
+      const dir = `${template}-${randomUUID()}`;
+      cpSync(template, dir, { recursive: true });
+      target = { kind, dataDir: dir };
+      // Removed in the background (the global teardown removes whatever is left).
+      drop = async () => void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    } else target = { kind, dataDir: 'memory://' };
   } else {
     const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : process.env.NETKEEL_POSTGRES_TEMPLATE);
     target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
