@@ -41,8 +41,9 @@ export function readContract(m: ModelRun): void {
       }
     });
 
-    // A list page reads what it shows with its own statement (display rows, counts, id lists
-    // joined in), a detail reads it by id: the two must agree, at depth 0 and 1.
+    // A list page reads what it shows with its page statement (display rows, counts, id lists,
+    // ancestry joined in), a detail with its lookup's: the two must agree, at depth 0 and 1. (A
+    // write's response, whose values are loaded by id, is compared with a detail by the writes.)
     it('shows each object on a list page exactly as its detail does', async () => {
       for (const depth of [0, 1]) {
         const ids = m.fixtures.map((f) => `id=${f.id}`).join('&');
