@@ -8,32 +8,24 @@ import { PreparedStatements } from './prepared';
 import { pgTypeParsers } from './pg-types';
 
 /**
- * mysql2 with what every pooled session needs set: a statement time limit (MariaDB's
- * max_statement_time in seconds, MySQL 8's max_execution_time in milliseconds, SELECT only; the
- * other is ignored), and GROUP_CONCAT's result length raised from MySQL's 1,024 bytes (the
- * dialect's listAgg lists a page's many-to-many ids with it).
+ * mysql2 with a statement time limit on every pooled connection: MariaDB's max_statement_time
+ * (seconds) or MySQL 8's max_execution_time (milliseconds, SELECT only); the other is ignored.
  */
-function mysqlDriver(ms: number): unknown {
+function mysqlWithTimeout(ms: number): unknown {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mysql2 = require('mysql2');
-  const session = [`SET SESSION group_concat_max_len = ${GROUP_CONCAT_MAX_LEN}`, ...(ms ? timeoutStatements('mysql', ms) : [])];
+  if (!ms) return mysql2;
   return {
     ...mysql2,
     createPool(config: unknown) {
       const pool = mysql2.createPool(config);
       pool.on('connection', (conn: { query: (sql: string, cb: (err: unknown) => void) => void }) => {
-        for (const stmt of session) conn.query(stmt, () => undefined);
+        for (const stmt of timeoutStatements('mysql', ms)) conn.query(stmt, () => undefined);
       });
       return pool;
     },
   };
 }
-
-/**
- * GROUP_CONCAT's longest result: 4 GiB, so it never truncates (silently, with a warning);
- * a row longer than max_allowed_packet is an error instead.
- */
-const GROUP_CONCAT_MAX_LEN = 4294967295;
 
 /** Statements that set the session's statement time limit (0 = none; migrations may run long). */
 export function timeoutStatements(dialect: 'postgres' | 'mysql', ms: number): string[] {
@@ -109,7 +101,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
       bigNumberStrings: false,
       dateStrings: false,
       poolSize: 10,
-      driver: mysqlDriver(target.statementTimeoutMs ?? 0),
+      driver: mysqlWithTimeout(target.statementTimeoutMs ?? 0),
       extra: {
         typeCast(field: { type: string; length: number; string(): string | null }, next: () => unknown) {
           if (field.type === 'TINY' && field.length === 1) {

@@ -42,8 +42,9 @@ eachDatabase(
         expect(fifty).toBe(many);
         expect(one).toBeLessThanOrEqual(many);
         // The token (not remembered here), then the page with its total, count fields, tags and
-        // ancestry in one statement on every database; deeper, the nested objects' loads.
-        expect(many).toBeLessThanOrEqual([2, 7, 10][depth]);
+        // ancestry in one statement (on MySQL/MariaDB the tags and the ancestry have their own);
+        // deeper, the nested objects' loads.
+        expect(many).toBeLessThanOrEqual([2, 7, 10][depth] + (t().kind === 'mysql' ? 2 : 0));
       });
     }
 
@@ -116,7 +117,8 @@ eachDatabase(
 /**
  * A detail is one statement on PostgreSQL: the object's row with its count fields, ancestry and
  * many-to-many ids joined in, as a list page has them. On MySQL/MariaDB the token is read again
- * on every request (its changes are not heard there, so it is not remembered): two.
+ * on every request (its changes are not heard there, so it is not remembered), and the tags and
+ * the ancestry have a statement each (MariaDB joins them slowly): four.
  */
 eachDatabase('statements per detail', (t) => {
   it('reads an object with its counts, ancestry and tags in one statement', async () => {
@@ -131,7 +133,7 @@ eachDatabase('statements per detail', (t) => {
       const n = await t().countStatements(async () => {
         body = (await t().get(`/api/dcim/locations/${leaf.id}/?depth=${depth}`).expect(200)).body;
       });
-      expect({ depth, statements: n }).toEqual({ depth, statements: depth === 0 ? (t().kind === 'mysql' ? 2 : 1) : expect.any(Number) });
+      expect({ depth, statements: n }).toEqual({ depth, statements: depth === 0 ? (t().kind === 'mysql' ? 4 : 1) : expect.any(Number) });
       expect([body.display, body.prefix_count, body.tree_depth, body.tags.map((x: any) => (depth ? x.name : x.id))]).toEqual([
         'root → leaf',
         1,

@@ -192,11 +192,11 @@ export function ancestryOfPage(rows: Row[]): Map<string, Ancestry> | undefined {
   return out;
 }
 
-/** The count fields of rows read without them (a detail, a write's response). */
+/** The count fields of rows read without them (a write's response, a special endpoint's objects). */
 export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
   const { columns, joins } = await countExtras(x, def);
   if (!columns.length) return [];
-  // The rows were read within the requester's view (a detail, a write's response).
+  // The rows were read within the requester's view.
   const ids = sql`SELECT t.${ident('id')} ${unscoped(def, 't').from(inList(ident('t', 'id'), rows.map((r) => r.id)))}`;
   return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, { joins }, sql``));
 }
