@@ -29,27 +29,27 @@ export default async function globalSetup(): Promise<void> {
 
   if (testDatabases().includes('postgres')) {
     // Every suite's database is a copy of this one (CREATE DATABASE ... TEMPLATE).
-    const fresh = await freshDatabase('postgres');
-    const pg = await openDatabase({ kind: 'postgres', url: fresh.url }, { migrations: MIGRATIONS });
-    try {
-      await pg.dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await pg.close();
-    }
+    const fresh = await migratedServerDatabase('postgres');
     process.env.NETKEEL_POSTGRES_TEMPLATE = decodeURIComponent(new URL(fresh.url).pathname.slice(1));
   }
 
   if (testDatabases().includes('mysql')) {
-    const fresh = await freshDatabase('mysql');
-    const my = await openDatabase({ kind: 'mysql', url: fresh.url }, { migrations: MIGRATIONS });
-    try {
-      await my.dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await my.close();
-    }
+    const fresh = await migratedServerDatabase('mysql');
     const template = await readMysqlTemplate(fresh.url);
     const out = join(tmpdir(), `netkeel-mysql-template-${process.pid}.json`);
     writeFileSync(out, JSON.stringify(template));
     process.env.NETKEEL_MYSQL_TEMPLATE = out;
   }
+}
+
+/** A fresh database on a server with every committed migration applied (a template of the run). */
+async function migratedServerDatabase(kind: 'postgres' | 'mysql'): Promise<{ url: string }> {
+  const fresh = await freshDatabase(kind);
+  const db = await openDatabase({ kind, url: fresh.url }, { migrations: MIGRATIONS });
+  try {
+    await db.dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await db.close();
+  }
+  return fresh;
 }
