@@ -77,6 +77,18 @@ eachDatabase('API conventions', (t) => {
     });
   });
 
+    it('answers HEAD as GET without a body, and a method no model URL takes with 404 before authentication', async () => {
+      for (const path of ['/api/dcim/locations/', `/api/dcim/locations/${hq.id}/`]) {
+        const [get, head] = [await t().get(path).expect(200), await t().http.head(path).set('Authorization', `Token ${t().token}`).expect(200)];
+        expect({ path, allow: head.headers.allow, type: head.headers['content-type'], body: head.text ?? '' }).toEqual({ path, allow: get.headers.allow, type: get.headers['content-type'], body: '' });
+        expect((await t().http.head(path).expect(403)).text ?? '').toBe('');
+        for (const token of [t().token, null]) {
+          const trace = await (token ? t().http.trace(path).set('Authorization', `Token ${token}`) : t().http.trace(path));
+          expect({ path, token, status: trace.status, body: trace.body }).toEqual({ path, token, status: 404, body: { detail: 'Not found.' } });
+        }
+      }
+    });
+
   describe('content negotiation and errors', () => {
     it('refuses an Accept it cannot satisfy with 406', async () => {
       const res = await t().get('/api/extras/statuses/').set('Accept', 'application/xml').expect(406);

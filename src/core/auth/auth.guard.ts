@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import passport from 'passport';
 import { BasicStrategy } from 'passport-http';
@@ -7,7 +7,7 @@ import type { NkRequest } from '../http/request';
 import { NotAuthenticatedError, PermissionDeniedError } from '../resource/errors';
 import { objectType } from '../resource/definition';
 import { CREDENTIAL_STORE, CredentialStore } from './auth.types';
-import { ROUTE_ACCESS, RouteAccess } from './decorators';
+import { actionOf, ROUTE_ACCESS, RouteAccess } from './decorators';
 import { PermissionService } from './permission.service';
 import { LoginThrottle } from './login-throttle';
 import { SessionService } from './session.service';
@@ -48,8 +48,11 @@ export class AuthGuard implements CanActivate {
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]) ?? {
       kind: 'authenticated',
     };
+    const action = access.kind === 'resource' ? actionOf(access, req.method) : undefined;
+    // A method the resource's route does not answer: as if there were no route (before authentication).
+    if (access.kind === 'resource' && !action) throw new NotFoundException();
     const allowBasic =
-      (access.kind === 'resource' && access.action !== 'options' && (access.def.basicAuth ?? []).includes(access.action as 'add')) ||
+      (access.kind === 'resource' && action !== 'options' && (access.def.basicAuth ?? []).includes(action as 'add')) ||
       (access.kind === 'permission' && !!access.basic);
     const principal = await this.authenticate(req, res, allowBasic);
     req.principal = principal;
@@ -61,11 +64,11 @@ export class AuthGuard implements CanActivate {
     }
     if (access.kind === 'resource') {
       const type = objectType(access.def);
-      if (access.action === 'options') {
+      if (action === 'options') {
         if (!principal.user) throw new NotAuthenticatedError();
         return true;
       }
-      const constraints = await this.permissions.constraints(principal, type, access.action);
+      const constraints = await this.permissions.constraints(principal, type, action!);
       if (constraints !== null && !constraints.length) {
         if (!principal.user) throw new NotAuthenticatedError();
         throw new PermissionDeniedError();

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, Header, Inject, Options, Patch, Post, Put, Req, Type } from '@nestjs/common';
-import { ResourceRoute } from '../auth/decorators';
+import { All, Controller, Header, Inject, Req, Type } from '@nestjs/common';
+import { MethodActions, ResourceRoute } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
 import { wantsCsv } from '../http/negotiation';
@@ -13,11 +13,19 @@ import { CsvService } from './csv/csv.service';
 import { listExport } from './list-export';
 
 
+/** The action each method of a list URL asks for (a method not named here: 404, as without a route). */
+const LIST_ACTIONS: MethodActions = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete', OPTIONS: 'options' };
+/** A detail URL's: POST is refused with 405 once the add permission is checked, as DRF does. */
+const DETAIL_ACTIONS: MethodActions = LIST_ACTIONS;
+
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
 /**
  * Generates the list and detail routes of one resource from its definition: no model has a
  * hand-written CRUD controller. Handlers only translate HTTP to the service and return values.
+ * Each URL is one route whatever the method (the guard reads the method's action from
+ * LIST_ACTIONS): Nest builds an execution context per route at every start, and express tries
+ * each route of a path in turn.
  */
 export function createResourceController(def: ResourceDefinition): Type<unknown> {
   const listAllow = allowHeader(def, false);
@@ -34,10 +42,53 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       @Inject(CsvService) readonly csv: CsvService,
     ) {}
 
-    @Get()
+    /** The list URL: one route, the method chosen here (a route per method cost every server start a route each). */
+    @All()
     @Header('Allow', listAllow)
-    @ResourceRoute(def, 'view')
-    async list(@Req() req: NkRequest) {
+    @ResourceRoute(def, LIST_ACTIONS)
+    async listRoute(@Req() req: NkRequest) {
+      switch (req.method) {
+        case 'GET':
+        case 'HEAD':
+          return this.list(req);
+        case 'POST':
+          return this.create(req);
+        case 'PUT':
+          return this.bulkUpdate(req, 'replace');
+        case 'PATCH':
+          return this.bulkUpdate(req, 'patch');
+        case 'DELETE':
+          return this.bulkDelete(req);
+        default:
+          return optionsMetadata(this.contexts.create(req), def, false);
+      }
+    }
+
+    /** A detail URL: one route, as the list's. */
+    @All(':id')
+    @Header('Allow', detailAllow)
+    @ResourceRoute(def, DETAIL_ACTIONS)
+    async detailRoute(@Req() req: NkRequest) {
+      switch (req.method) {
+        case 'GET':
+        case 'HEAD':
+          return this.retrieve(req);
+        case 'PUT':
+          return this.updateOne(req, 'replace');
+        case 'PATCH':
+          return this.updateOne(req, 'patch');
+        case 'DELETE':
+          return this.destroy(req);
+        case 'POST':
+          // A detail URL takes no POST: 405 naming what it does take (after authentication and
+          // the add permission, as DRF does).
+          throw new MethodNotAllowedError(req.method);
+        default:
+          return optionsMetadata(this.contexts.create(req), def, true);
+      }
+    }
+
+    async list(req: NkRequest) {
       const ctx = this.contexts.create(req);
       const q = toQuery(req.query);
       const exported = await listExport(ctx, this.service, def, q);
@@ -46,30 +97,13 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       return this.service.list(ctx, def, q, req.path);
     }
 
-    @Post()
-    @Header('Allow', listAllow)
-    @ResourceRoute(def, 'add')
-    async create(@Req() req: NkRequest) {
+    async create(req: NkRequest) {
       writable(req, 'create');
       const ctx = this.contexts.create(req);
       const body = parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
       if (isCsvBody(body)) return new ApiResponse(201, await this.csv.importCreate(ctx, def, body.csv, q));
       return new ApiResponse(201, await this.service.create(ctx, def, body ?? {}, q));
-    }
-
-    @Put()
-    @Header('Allow', listAllow)
-    @ResourceRoute(def, 'change')
-    async bulkPut(@Req() req: NkRequest) {
-      return this.bulkUpdate(req, 'replace');
-    }
-
-    @Patch()
-    @Header('Allow', listAllow)
-    @ResourceRoute(def, 'change')
-    async bulkPatch(@Req() req: NkRequest) {
-      return this.bulkUpdate(req, 'patch');
     }
 
     async bulkUpdate(req: NkRequest, mode: 'replace' | 'patch') {
@@ -81,10 +115,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       return this.service.bulkUpdate(ctx, def, body, mode, q);
     }
 
-    @Delete()
-    @Header('Allow', listAllow)
-    @ResourceRoute(def, 'delete')
-    async bulkDelete(@Req() req: NkRequest) {
+    async bulkDelete(req: NkRequest) {
       writable(req, 'delete');
       parseDepth(toQuery(req.query), req.method);
       const ctx = this.contexts.create(req);
@@ -92,35 +123,11 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       return new ApiResponse(204, undefined);
     }
 
-    @Options()
-    @Header('Allow', listAllow)
-    @ResourceRoute(def, 'options')
-    async optionsList(@Req() req: NkRequest) {
-      return optionsMetadata(this.contexts.create(req), def, false);
-    }
-
-    @Get(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'view')
-    async retrieve(@Req() req: NkRequest) {
+    async retrieve(req: NkRequest) {
       const ctx = this.contexts.create(req);
       const q = toQuery(req.query);
       if (wantsCsv(req)) return this.csv.exportDetail(ctx, def, String(req.params.id), q);
       return this.service.retrieve(ctx, def, String(req.params.id), q);
-    }
-
-    @Put(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'change')
-    async put(@Req() req: NkRequest) {
-      return this.updateOne(req, 'replace');
-    }
-
-    @Patch(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'change')
-    async patch(@Req() req: NkRequest) {
-      return this.updateOne(req, 'patch');
     }
 
     async updateOne(req: NkRequest, mode: 'replace' | 'patch') {
@@ -132,29 +139,11 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       return this.service.update(ctx, def, String(req.params.id), body ?? {}, mode, q);
     }
 
-    @Delete(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'delete')
-    async destroy(@Req() req: NkRequest) {
+    async destroy(req: NkRequest) {
       writable(req, 'delete');
       parseDepth(toQuery(req.query), req.method);
       await this.service.destroy(this.contexts.create(req), def, String(req.params.id));
       return new ApiResponse(204, undefined);
-    }
-
-    /** A detail URL takes no POST: 405 naming what it does take (after authentication, as DRF does). */
-    @Post(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'add')
-    async postDetail(@Req() req: NkRequest) {
-      throw new MethodNotAllowedError(req.method);
-    }
-
-    @Options(':id')
-    @Header('Allow', detailAllow)
-    @ResourceRoute(def, 'options')
-    async optionsDetail(@Req() req: NkRequest) {
-      return optionsMetadata(this.contexts.create(req), def, true);
     }
   }
   Object.defineProperty(GeneratedResourceController, 'name', { value: `${pascal(def.app)}${pascal(def.slug)}Controller` });
