@@ -40,7 +40,7 @@ export interface AppOptions {
 export function databaseTarget(settings: Settings): DatabaseTarget {
   const kind = databaseKind(settings);
   return kind === 'pglite'
-    ? { kind, dataDir: settings.DATA_DIR }
+    ? { kind, dataDir: settings.DATA_DIR, preparedStatements: settings.PREPARED_STATEMENTS }
     : {
         kind,
         url: settings.DATABASE_URL!.replace(/^mariadb:/, 'mysql:'),

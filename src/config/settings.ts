@@ -237,7 +237,7 @@ export class Settings {
   STATEMENT_TIMEOUT_MS = 30000;
 
   /**
-   * On a PostgreSQL server, run reads as prepared statements (planned once per connection).
+   * On PostgreSQL and PGlite, run reads as prepared statements (planned once per connection).
    * Off for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
    */
   @Transform(toBool) @IsBoolean()

@@ -3,18 +3,16 @@ import { testDatabases } from '../../src/database/test-servers';
 import { sql } from '../../src/database/sql';
 
 /**
- * On a PostgreSQL server reads run as prepared statements unless PREPARED_STATEMENTS=false
- * (for a pooler that cannot keep them). pg_prepared_statements lists the session's own, the
- * statement that reads it included when it is prepared.
+ * On a PostgreSQL server and on PGlite reads run as prepared statements unless
+ * PREPARED_STATEMENTS=false (for a pooler that cannot keep them). pg_prepared_statements lists
+ * the session's own, the statement that reads it included when it is prepared.
  */
-const onPostgres = testDatabases().includes('postgres') ? describe : describe.skip;
-
-onPostgres('prepared statements on PostgreSQL', () => {
+describe.each(testDatabases().filter((k) => k !== 'mysql'))('prepared statements [%s]', (kind) => {
   const held = async (t: TestApp) => Number((await t.db.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pg_prepared_statements`))[0].n);
 
   for (const [setting, prepared] of [[undefined, true], ['true', true], ['false', false]] as const) {
     it(`${setting === undefined ? 'by default' : `with PREPARED_STATEMENTS=${setting}`} ${prepared ? 'prepares' : 'does not prepare'} reads, and lists alike`, async () => {
-      const t = await startApp('postgres', { env: setting === undefined ? {} : { PREPARED_STATEMENTS: setting } });
+      const t = await startApp(kind, { env: setting === undefined ? {} : { PREPARED_STATEMENTS: setting } });
       try {
         await t.post('/api/tenancy/tenants/', [{ name: 'a' }, { name: 'b' }]).expect(201);
         for (let i = 0; i < 3; i++) {
