@@ -13,10 +13,12 @@ import { CsvService } from './csv/csv.service';
 import { listExport } from './list-export';
 
 
-/** The action each method of a list URL asks for (a method not named here: 404, as without a route). */
-const LIST_ACTIONS: MethodActions = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete', OPTIONS: 'options' };
-/** A detail URL's: POST is refused with 405 once the add permission is checked, as DRF does. */
-const DETAIL_ACTIONS: MethodActions = LIST_ACTIONS;
+/**
+ * The action each method asks for, on a list URL and a detail URL alike (a detail's POST is
+ * refused with 405 once the add permission is checked, as DRF does); a method not named here is
+ * a 404, as without a route.
+ */
+const ACTIONS: MethodActions = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete', OPTIONS: 'options' };
 
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
@@ -24,7 +26,7 @@ const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c
  * Generates the list and detail routes of one resource from its definition: no model has a
  * hand-written CRUD controller. Handlers only translate HTTP to the service and return values.
  * Each URL is one route whatever the method (the guard reads the method's action from
- * LIST_ACTIONS): Nest builds an execution context per route at every start, and express tries
+ * ACTIONS): Nest builds an execution context per route at every start, and express tries
  * each route of a path in turn.
  */
 export function createResourceController(def: ResourceDefinition): Type<unknown> {
@@ -42,10 +44,10 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       @Inject(CsvService) readonly csv: CsvService,
     ) {}
 
-    /** The list URL: one route, the method chosen here (a route per method cost every server start a route each). */
+    /** The list URL: one route, the handler chosen by the method. */
     @All()
     @Header('Allow', listAllow)
-    @ResourceRoute(def, LIST_ACTIONS)
+    @ResourceRoute(def, ACTIONS)
     async listRoute(@Req() req: NkRequest) {
       switch (req.method) {
         case 'GET':
@@ -67,7 +69,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     /** A detail URL: one route, as the list's. */
     @All(':id')
     @Header('Allow', detailAllow)
-    @ResourceRoute(def, DETAIL_ACTIONS)
+    @ResourceRoute(def, ACTIONS)
     async detailRoute(@Req() req: NkRequest) {
       switch (req.method) {
         case 'GET':
