@@ -42,7 +42,7 @@ export interface DatabaseTarget {
   loadDataDir?: Blob;
   /** Upper bound on one statement, in ms (0 = none). */
   statementTimeoutMs?: number;
-  /** PostgreSQL server: run reads as prepared statements (default true). */
+  /** PostgreSQL server and PGlite: run reads as prepared statements (default true). */
   preparedStatements?: boolean;
   /** A server not reachable at start is tried again for this long, in ms (0 = once). */
   connectTimeoutMs?: number;

@@ -98,10 +98,11 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     if (template) {
       const dir = `${template}-${randomUUID()}`;
       cpSync(template, dir, { recursive: true });
-      target = { kind, dataDir: dir, preparedStatements: settings.PREPARED_STATEMENTS };
+      target = { kind, dataDir: dir };
       // Removed in the background (the global teardown removes whatever is left).
       drop = async () => void rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    } else target = { kind, dataDir: 'memory://', preparedStatements: settings.PREPARED_STATEMENTS };
+    } else target = { kind, dataDir: 'memory://' };
+    target.preparedStatements = settings.PREPARED_STATEMENTS;
   } else {
     const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : process.env.NETKEEL_POSTGRES_TEMPLATE);
     target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
