@@ -320,11 +320,13 @@ export class SettingsError extends Error {}
 
 const KNOWN = Object.keys(new Settings());
 const OPTIONAL = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
+/** The name of every environment variable netkeel reads. */
+export const SETTING_NAMES: readonly string[] = [...KNOWN, ...OPTIONAL];
 
 /** Reads and validates the settings from an environment map; throws naming each bad variable. */
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const raw: Record<string, unknown> = {};
-  for (const key of [...KNOWN, ...OPTIONAL]) {
+  for (const key of SETTING_NAMES) {
     const v = env[key];
     if (v !== undefined && v !== '') raw[key] = v;
   }
@@ -339,7 +341,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   if (orphan && !settings.SUPERUSER_NAME) {
     throw new SettingsError(`Invalid configuration:\n  SUPERUSER_NAME: required when ${orphan} is set`);
   }
-  settings.secretEnvironment = new SecretEnvironment(env, settings.SECRETS_ENV_VARIABLES, [...KNOWN, ...OPTIONAL]);
+  settings.secretEnvironment = new SecretEnvironment(env, settings.SECRETS_ENV_VARIABLES, SETTING_NAMES);
   return settings;
 }
 
