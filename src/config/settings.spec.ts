@@ -76,6 +76,15 @@ describe('settings', () => {
     const url = message({ DATABASE_URL: 'oracle://netkeel:s3cret@db.example:1521/x' });
     expect(url).toContain('oracle://netkeel:***@db.example:1521/x');
     expect(url).not.toContain('s3cret');
+    // Malformed: no "://", a password with an unencoded @ or /.
+    expect(message({ DATABASE_URL: 'postgres//bob:hunter2secret@db/x' })).toContain('(got "postgres//bob:***@db/x")');
+    expect(message({ DATABASE_URL: 'postgres:/bob:p@ss/w0rd@db/x' })).toContain('(got "postgres:***@db/x")');
+    expect(message({ DATABASE_URL: 'mysql:/root:pa/ss@db' })).not.toContain('pa/ss');
+  });
+
+  it('says only what is wrong with a value of the wrong type, not the ranges it misses too', () => {
+    expect(() => loadSettings({ PORT: 'abc' })).toThrow(/^Invalid configuration:\n {2}PORT: PORT must be an integer number \(got "abc"\)$/);
+    expect(() => loadSettings({ PORT: '70000' })).toThrow(/^Invalid configuration:\n {2}PORT: PORT must not be greater than 65535 \(got "70000"\)$/);
   });
 
   it.each([
