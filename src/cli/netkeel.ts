@@ -199,9 +199,9 @@ async function askPassword(term: Terminal, tries = Infinity, username?: string):
   for (let i = 0; i < tries; i++) {
     const first = await term.ask('Password: ', true);
     const again = await term.ask('Password (again): ', true);
-    const problem = first !== again ? "Your passwords didn't match." : !first ? "Blank passwords aren't allowed." : (checkUserField('password', first) as { problem?: string }).problem;
-    if (!problem) return first;
-    term.say(`Error: ${problem}`);
+    const checked = first !== again ? { problem: "Your passwords didn't match." } : !first ? { problem: "Blank passwords aren't allowed." } : checkUserField('password', first);
+    if ('value' in checked) return first;
+    term.say(`Error: ${checked.problem}`);
   }
   throw new CommandError(`aborting the password change for user '${username}' after ${tries} attempts.`);
 }
