@@ -24,7 +24,9 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # package.json names the operator's command (`bin`): docker exec <container> npx netkeel <command>.
+# npx makes the launcher executable each time it links it: the launcher alone is the user's.
 COPY package.json ./
+COPY --chown=node:node bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import 'reflect-metadata';
 import { Logger, LoggerService } from '@nestjs/common';
 import { userInfo } from 'node:os';
@@ -15,7 +14,7 @@ import { checkUserField, insertSuperuser, setPassword, userExists } from '../mod
 import { Cancelled, readStdin, Terminal } from './prompt';
 
 /**
- * `npx netkeel <command>`: the operator's tool, on the settings and the database the server
+ * `npx netkeel <command>` (bin/netkeel.js): the operator's tool, on the settings and the database the server
  * would use (the same environment, the same opening, PGlite's lock included). Django's
  * management commands are the model: migrate, showmigrations, createsuperuser, changepassword;
  * and unlock, for the embedded database's data directory.
@@ -282,8 +281,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
+/** Runs a command and exits with its status (bin/netkeel.js, `npx netkeel`). */
+export function run(argv: string[]): void {
+  main(argv).then(
     (status) => process.exit(status),
     (e) => {
       process.stderr.write(`netkeel: ${reason(e)}\n`);
@@ -291,3 +291,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) run(process.argv.slice(2));
