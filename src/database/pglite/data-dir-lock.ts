@@ -217,7 +217,8 @@ function listen(socketPath: string): Promise<Server | null> {
   if (process.platform === 'win32' || Buffer.byteLength(socketPath) > 100) return Promise.resolve(null);
   return new Promise((resolveListen) => {
     const server = createServer((s) => s.destroy());
-    server.once('error', () => resolveListen(null));
+    // Before listening: no socket here; after: a failed accept, nothing to do about it.
+    server.on('error', () => resolveListen(null));
     server.listen(socketPath, () => {
       server.unref();
       resolveListen(server);
