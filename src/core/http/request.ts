@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Principal } from '../context';
 import type { ExternalView } from './external';
+import type { FormSubmission } from './method-override';
 import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../resource/errors';
 import { parseMultipart } from './multipart';
 import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
@@ -14,6 +15,8 @@ export interface NkRequest extends Request {
   external?: ExternalView;
   /** The request's id (the change log's `request_id`): the client's `X-Request-ID` when it is a UUID, else a new one. */
   requestId?: string;
+  /** A browsable-API form's submission (method override), set before routing; the guard honours it for sessions only. */
+  form?: FormSubmission;
 }
 
 /**
@@ -23,6 +26,8 @@ export interface NkRequest extends Request {
  * `multipart`: the endpoint also takes multipart/form-data (file uploads; `multipart.ts`).
  */
 export function parseBody(req: NkRequest, allowCsv = true, nul: 'refuse' | 'pass' = 'refuse', multipart = false): unknown {
+  // A generated form's fields: only a model's own list and detail read them (as a CSV row).
+  if (req.form?.fields) throw new UnsupportedMediaTypeError('application/x-www-form-urlencoded');
   const raw = req.rawBody ?? Buffer.alloc(0);
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'text/csv' && allowCsv) {

@@ -1,0 +1,56 @@
+import { BadRequestError } from '../resource/errors';
+import type { NkRequest } from './request';
+
+/**
+ * What an HTML form of the browsable API asked for. Forms can only GET and POST; as DRF's
+ * browsable API does, a form POSTs with `_method` (PUT, PATCH, DELETE or POST) and either the
+ * raw content (`_content`, of `_content_type` JSON or CSV) or the generated form's fields.
+ * The guard honours it only for a request authenticated by a browser session, and the session's
+ * CSRF token (the form's `csrfmiddlewaretoken`) is then checked as for any unsafe method.
+ */
+export interface FormSubmission {
+  /** The method the form asked for. */
+  method: string;
+  /** The form's `csrfmiddlewaretoken`. */
+  csrf: string;
+  /** The raw content as typed (`_content`), or null for the generated form. */
+  content: string | null;
+  /** The generated form's fields (name, value), in their order; null for raw content. */
+  fields: [string, string][] | null;
+}
+
+const METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CONTENT_TYPES = new Set(['application/json', 'text/csv']);
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A form POST to the API (`/api/...` with a form body): the only requests `applyFormSubmission` looks into. */
+export function isApiFormPost(req: NkRequest, path: string): boolean {
+  return req.method === 'POST' && (path === '/api/' || path.startsWith('/api/')) && (req.headers['content-type'] ?? '').toLowerCase().startsWith(FORM_TYPE);
+}
+
+/**
+ * Turns a browsable-API form POST into the request it stands for, before routing: the method
+ * from `_method`, the body from `_content` (with its content type), or the generated form's
+ * fields kept in `req.form` for the resource's own parsing. A bad override is a 400.
+ */
+export function applyFormSubmission(req: NkRequest): void {
+  const form = new URLSearchParams(req.rawBody?.toString('utf8') ?? '');
+  const method = (form.get('_method') ?? 'POST').toUpperCase();
+  if (!METHODS.has(method)) throw new BadRequestError(`_method must be one of ${[...METHODS].join(', ')}.`);
+  const content = form.get('_content');
+  const csrf = form.get('csrfmiddlewaretoken') ?? '';
+  if (content !== null) {
+    const type = (form.get('_content_type') || 'application/json').toLowerCase();
+    if (!CONTENT_TYPES.has(type)) throw new BadRequestError(`_content_type must be one of ${[...CONTENT_TYPES].join(', ')}.`);
+    req.rawBody = Buffer.from(content, 'utf8');
+    req.headers['content-type'] = type;
+    req.form = { method, csrf, content, fields: null };
+  } else {
+    const fields = [...form].filter(([k]) => !k.startsWith('_') && k !== 'csrfmiddlewaretoken');
+    req.rawBody = Buffer.alloc(0);
+    delete req.headers['content-type'];
+    req.form = { method, csrf, content: null, fields };
+  }
+  req.headers['content-length'] = String(req.rawBody.length);
+  req.method = method;
+}
