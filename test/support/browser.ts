@@ -80,6 +80,8 @@ export function originOf(app: TestApp): string {
 async function openPage(browser: Browser, app: TestApp | string): Promise<CheckedPage> {
   const base = typeof app === 'string' ? app : originOf(app);
   const context = await browser.newContext({ viewport: VIEWPORT, baseURL: base });
+  // A missing element fails the test in seconds, not at the suite's timeout.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {

@@ -47,11 +47,18 @@ export function htmlHeaders(res: Response): void {
   res.setHeader('X-Frame-Options', 'DENY');
 }
 
-/** The browsable page only for browsers: an Accept that prefers text/html (or ?format=api). */
+/**
+ * The browsable page only for browsers: an Accept that prefers text/html (or ?format=api). A
+ * `?format=` no one serves is answered (406) by the Accept header alone: a browser gets a page.
+ */
 export function wantsHtml(req: NkRequest): boolean {
   try {
     return negotiateFormat(req.headers.accept, req.query?.format, true) === 'html';
   } catch {
-    return false;
+    try {
+      return negotiateFormat(req.headers.accept, undefined, true) === 'html';
+    } catch {
+      return false;
+    }
   }
 }
