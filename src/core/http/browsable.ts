@@ -8,7 +8,7 @@ import type { Action, RequestContext } from '../context';
 import { SessionService } from '../auth/session.service';
 import { listPath, offers, ResourceDefinition } from '../resource/definition';
 import type { Field } from '../resource/fields';
-import { optionsMetadata } from '../resource/options';
+import { optionsMetadata, titleCase } from '../resource/options';
 import { plainFilterFields } from '../resource/query/lookups';
 import { first, pageLink, parsePage, Query, toQuery } from '../resource/query/params';
 import { scopeConstraints, visibleRows } from '../resource/query/scope';
@@ -174,8 +174,6 @@ export class BrowsableApi {
     return found.length > 0;
   }
 }
-
-const titleCase = (s: string) => s.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\bIp\b/g, 'IP').replace(/\bVlan/g, 'VLAN').replace(/\bVrf/g, 'VRF');
 
 function titleOf(path: string): string {
   const parts = path.split('/').filter(Boolean);

@@ -31,10 +31,13 @@ export function isApiFormPost(req: NkRequest, path: string): boolean {
 /**
  * Turns a browsable-API form POST into the request it stands for, before routing: the method
  * from `_method`, the body from `_content` (with its content type), or the generated form's
- * fields kept in `req.form` for the resource's own parsing. A bad override is a 400.
+ * fields kept in `req.form` for the resource's own parsing. A bad override is a 400. A form body
+ * that is not a browsable form (none of `csrfmiddlewaretoken`, `_method`, `_content`: `curl -d ''`)
+ * is left as it is.
  */
 export function applyFormSubmission(req: NkRequest): void {
   const form = new URLSearchParams(req.rawBody?.toString('utf8') ?? '');
+  if (!form.has('csrfmiddlewaretoken') && !form.has('_method') && !form.has('_content')) return;
   const method = (form.get('_method') ?? 'POST').toUpperCase();
   if (!METHODS.has(method)) throw new BadRequestError(`_method must be one of ${[...METHODS].join(', ')}.`);
   const content = form.get('_content');
