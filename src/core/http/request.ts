@@ -1,10 +1,27 @@
 import type { Request } from 'express';
 import type { Principal } from '../context';
 import type { ExternalView } from './external';
-import type { FormSubmission } from './method-override';
 import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../resource/errors';
 import { parseMultipart } from './multipart';
 import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
+
+/**
+ * What an HTML form of the browsable API asked for. Forms can only GET and POST; as DRF's
+ * browsable API does, a form POSTs with `_method` (PUT, PATCH, DELETE or POST) and either the
+ * raw content (`_content`, of `_content_type` JSON or CSV) or the generated form's fields.
+ * The guard honours it only for a request authenticated by a browser session, and the session's
+ * CSRF token (the form's `csrfmiddlewaretoken`) is then checked as for any unsafe method.
+ */
+export interface FormSubmission {
+  /** The method the form asked for. */
+  method: string;
+  /** The form's `csrfmiddlewaretoken`. */
+  csrf: string;
+  /** The raw content as typed (`_content`), or null for the generated form. */
+  content: string | null;
+  /** The generated form's fields (name, value), in their order; null for raw content. */
+  fields: [string, string][] | null;
+}
 
 /** What netkeel's middleware and guard attach to an Express request. */
 export interface NkRequest extends Request {
