@@ -8,6 +8,7 @@ import { setupDocs } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
 import { installReply } from './core/http/reply';
+import { BrowsableApi } from './core/http/browsable';
 import { indexRoutes } from './core/http/route-index';
 import { SETTINGS } from './config/settings.module';
 import { Db } from './database/db';
@@ -35,7 +36,7 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.set('etag', false);
   app.disable('x-powered-by');
   fastJson(app);
-  installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db));
+  installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db), app.get(BrowsableApi));
   app.use(
     pipelineMiddleware({
       maxBodySize: opts.settings.MAX_BODY_SIZE,

@@ -12,13 +12,14 @@ import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
 import { GraphqlController } from './graphql/graphql.controller';
 import { GraphqlService } from './graphql/graphql.service';
+import { BrowsableApi } from './http/browsable';
 
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
   // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
   controllers: [PluginsController, GraphqlController, RootController, LoginController, HealthController],
-  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
-  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService],
+  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, BrowsableApi],
+  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, BrowsableApi],
 })
 export class CoreModule {}

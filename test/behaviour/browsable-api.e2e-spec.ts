@@ -1,4 +1,5 @@
-import { ADMIN_PASSWORD, eachDatabase } from '../../src/core/testing/harness';
+import { ADMIN_PASSWORD, eachDatabase, TestApp } from '../../src/core/testing/harness';
+import { sessionCookieFor } from '../support/users';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const cookiesOf = (res: { headers: Record<string, unknown> }) =>
@@ -90,6 +91,166 @@ eachDatabase('browsable API and sessions', (t) => {
     // even the right password waits now
     const good = `Basic ${Buffer.from('target:target-password').toString('base64')}`;
     await t().http.post('/api/users/tokens/').set('Authorization', good).expect(429);
+  });
+});
+
+/** A browser session of a user: its Cookie header and its CSRF token. */
+async function browserOf(t: TestApp, username: string): Promise<{ cookie: string; csrf: string }> {
+  const users = await t.get(`/api/users/users/?username=${username}`).expect(200);
+  const cookie = await sessionCookieFor(t, users.body.results[0].id);
+  return { cookie, csrf: /csrftoken=([^;]+)/.exec(cookie)![1] };
+}
+
+/** The value of a hidden form input on a page. */
+const hiddenValue = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+
+eachDatabase('browsable API pages and forms', (t) => {
+  let admin: { cookie: string; csrf: string };
+  let tenant: { id: string; url: string };
+  beforeAll(async () => {
+    admin = await browserOf(t(), 'admin');
+    tenant = (await t().post('/api/tenancy/tenants/', { name: 'html-tenant' }).expect(201)).body;
+  });
+  const page = (path: string, who = admin, accept = 'text/html') => t().http.get(path).set('Accept', accept).set('Cookie', who.cookie);
+  const form = (path: string, fields: Record<string, string>, who = admin) => t().http.post(path).set('Accept', BROWSER).set('Cookie', who.cookie).type('form').send(fields);
+
+  it('renders every URL that answers JSON as a page for a plain Accept: text/html and for ?format=api', async () => {
+    const p = (await t().post('/api/ipam/prefixes/', { prefix: '198.51.100.0/29', status: 'Active' }).expect(201)).body;
+    const note = await t().post(`/api/tenancy/tenants/${tenant.id}/notes/`, { note: 'noted' }).expect(201);
+    const urls = ['/api/', '/api/tenancy/', '/api/status/', '/api/tenancy/tenants/', `/api/tenancy/tenants/${tenant.id}/`, `/api/tenancy/tenants/${tenant.id}/notes/`, `/api/extras/notes/${note.body.id}/`, `/api/ipam/prefixes/${p.id}/available-ips/`, `/api/ipam/prefixes/${p.id}/available-prefixes/`];
+    for (const url of urls) {
+      for (const res of [await page(url), await page(`${url}?format=api`, admin, 'application/json')]) {
+        expect([url, res.status, res.headers['content-type']]).toEqual([url, 200, 'text/html; charset=utf-8']);
+        expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+        expect(res.text).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
+        // The user, the API version, and a log-out form with the session's CSRF token.
+        expect(res.text).toContain('<span class="user">admin</span>');
+        expect(res.text).toContain('API 2.4');
+        expect(hiddenValue(res.text, 'csrfmiddlewaretoken')).toBe(admin.csrf);
+      }
+    }
+    // JSON clients get JSON, as before.
+    const json = await t().http.get('/api/tenancy/tenants/').set('Cookie', admin.cookie).expect(200);
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.body.count).toBeGreaterThan(0);
+    const css = await t().http.get('/static/browsable.css').expect(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('shows a list with its filters, pagination, switches and create forms', async () => {
+    for (const n of [1, 2, 3]) await t().post('/api/tenancy/tenants/', { name: `paged-${n}`, description: 'paged' }).expect(201);
+    const res = await page('/api/tenancy/tenants/?description=paged&limit=2').expect(200);
+    // filters, pre-filled from the query; other parameters carried along
+    expect(res.text).toMatch(/<details class="filters" open>/);
+    expect(res.text).toContain('<input name="description" value="paged"');
+    expect(res.text).toContain('<input type="hidden" name="limit" value="2">');
+    expect(res.text).toContain('<span class="range">1–2 of 3</span>');
+    expect(res.text).toMatch(/<a rel="next" href="http:\/\/127\.0\.0\.1:\d+\/api\/tenancy\/tenants\/\?description=paged&amp;limit=2&amp;offset=2">Next »<\/a>/);
+    // switches: formats, depth, page size, API version
+    expect(res.text).toContain('<a href="/api/tenancy/tenants/?description=paged&amp;format=csv&amp;limit=2">csv</a>');
+    expect(res.text).toContain('<a href="/api/tenancy/tenants/?depth=1&amp;description=paged&amp;limit=2">1</a>');
+    expect(res.text).toContain('<a href="/api/tenancy/tenants/?description=paged&amp;limit=50">50</a>');
+    expect(res.text).toContain('<a href="/api/tenancy/tenants/?api_version=2.0&amp;description=paged&amp;limit=2">2.0</a>');
+    // create: raw data (the required fields as a template), the generated form, the OPTIONS guide
+    expect(res.text).toContain('<h2>Create tenant</h2>');
+    expect(res.text).toMatch(/<textarea name="_content"[^>]*>\{\n    &quot;name&quot;: &quot;&quot;\n\}<\/textarea>/);
+    expect(res.text).toContain('<input type="hidden" name="_method" value="POST"><div class="grid">');
+    expect(res.text).toContain('<summary>Fields (OPTIONS)</summary>');
+  });
+
+  it('creates, edits and deletes through the forms (method override with the session\'s CSRF token)', async () => {
+    const created = await form('/api/tenancy/tenants/', { csrfmiddlewaretoken: admin.csrf, _method: 'POST', _content_type: 'application/json', _content: '{"name": "form-made"}' }).expect(201);
+    expect(created.headers['content-type']).toBe('text/html; charset=utf-8');
+    const id = /&quot;id&quot;<\/span>: <span class="s">&quot;([0-9a-f-]{36})/.exec(created.text)![1];
+    expect((await t().get(`/api/tenancy/tenants/${id}/`).expect(200)).body.name).toBe('form-made');
+    // PATCH and PUT from the raw form
+    await form(`/api/tenancy/tenants/${id}/`, { csrfmiddlewaretoken: admin.csrf, _method: 'PATCH', _content: '{"description": "patched"}' }).expect(200);
+    expect((await t().get(`/api/tenancy/tenants/${id}/`).expect(200)).body).toMatchObject({ name: 'form-made', description: 'patched' });
+    await form(`/api/tenancy/tenants/${id}/`, { csrfmiddlewaretoken: admin.csrf, _method: 'PUT', _content: '{"name": "form-put"}' }).expect(200);
+    expect((await t().get(`/api/tenancy/tenants/${id}/`).expect(200)).body).toMatchObject({ name: 'form-put', description: 'patched' });
+    // The generated form: text read as a CSV row (numbers, related objects by name)
+    await t().post('/api/dcim/location-types/', { name: 'form-type', content_types: ['dcim.location'] }).expect(201);
+    const loc = await form('/api/dcim/locations/', { csrfmiddlewaretoken: admin.csrf, _method: 'POST', name: 'form-site', location_type: 'form-type', status: 'Active', asn: '65001', tenant: 'form-put', description: '' }).expect(201);
+    const locId = /&quot;id&quot;<\/span>: <span class="s">&quot;([0-9a-f-]{36})/.exec(loc.text)![1];
+    const stored = (await t().get(`/api/dcim/locations/${locId}/?depth=1`).expect(200)).body;
+    expect([stored.asn, stored.location_type.name, stored.status.name, stored.tenant.name]).toEqual([65001, 'form-type', 'Active', 'form-put']);
+    // An emptied field of the edit form clears the value.
+    await form(`/api/dcim/locations/${locId}/`, { csrfmiddlewaretoken: admin.csrf, _method: 'PATCH', asn: '', tenant: '' }).expect(200);
+    expect((await t().get(`/api/dcim/locations/${locId}/`).expect(200)).body).toMatchObject({ asn: null, tenant: null });
+    // A bad submission shows the errors with the content as typed.
+    const bad = await form(`/api/tenancy/tenants/${id}/`, { csrfmiddlewaretoken: admin.csrf, _method: 'PATCH', _content: '{"name": ""}' }).expect(400);
+    expect(bad.text).toContain('This field may not be blank.');
+    expect(bad.text).toMatch(/<textarea name="_content"[^>]*>\{&quot;name&quot;: &quot;&quot;\}<\/textarea>/);
+    // DELETE: on to the list
+    const del = await form(`/api/tenancy/tenants/${id}/`, { csrfmiddlewaretoken: admin.csrf, _method: 'DELETE' }).expect(303);
+    expect(del.headers.location).toBe('/api/tenancy/tenants/');
+    await t().get(`/api/tenancy/tenants/${id}/`).expect(404);
+  });
+
+  it('honours a form only from a browser session with its CSRF token, and changes nothing otherwise', async () => {
+    const target = (await t().post('/api/tenancy/tenants/', { name: 'kept' }).expect(201)).body;
+    const url = `/api/tenancy/tenants/${target.id}/`;
+    const fields = { _method: 'DELETE' };
+    // no token, a wrong token
+    expect((await form(url, fields).expect(403)).text).toContain('CSRF Failed');
+    await form(url, { ...fields, csrfmiddlewaretoken: 'x'.repeat(admin.csrf.length) }).expect(403);
+    // a token client (even the superuser's) and Basic credentials never get an override
+    const byToken = await t().post(url, undefined).type('form').send({ ...fields, csrfmiddlewaretoken: admin.csrf }).expect(403);
+    expect(byToken.body.detail).toMatch(/browser session only/);
+    const basic = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    await t().http.post('/api/users/tokens/').set('Authorization', basic).type('form').send({ _content: '{}', csrfmiddlewaretoken: admin.csrf }).expect(403);
+    // A form-typed body that is no browsable form (curl -d '') is left alone.
+    await t().http.post('/api/users/tokens/').set('Authorization', basic).type('form').send('').expect(201);
+    // nobody: to the login page (a browser) or 403
+    await t().http.post(url).type('form').send({ ...fields, csrfmiddlewaretoken: admin.csrf }).expect(403);
+    // methods and media types an override does not take
+    await form(url, { _method: 'GET', csrfmiddlewaretoken: admin.csrf }).expect(400);
+    await form(url, { _method: 'PATCH', _content_type: 'application/xml', _content: '<x/>', csrfmiddlewaretoken: admin.csrf }).expect(400);
+    // a generated form only where a model's own list or detail reads it
+    await form(`${url}notes/`, { note: 'x', csrfmiddlewaretoken: admin.csrf }).expect(415);
+    expect((await t().get(url).expect(200)).body.name).toBe('kept');
+  });
+
+  it('logs out from an error page', async () => {
+    const who = await browserOf(t(), 'admin');
+    for (const [url, status] of [['/api/no-such-app/', 404], ['/api/tenancy/tenants/?format=xml', 406], ['/api/tenancy/tenants/?limit=1&depth=x', 400]] as const) {
+      const res = await page(url, who).expect(status);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).toContain('<span class="user">admin</span>');
+      expect(hiddenValue(res.text, 'csrfmiddlewaretoken')).toBe(who.csrf);
+    }
+    const res = await page('/api/no-such-app/', who).expect(404);
+    const out = await t().http.post('/logout/').set('Cookie', who.cookie).type('form').send({ csrfmiddlewaretoken: hiddenValue(res.text, 'csrfmiddlewaretoken') }).expect(303);
+    expect(out.headers.location).toBe('/login/');
+    await t().http.get('/api/tenancy/tenants/').set('Cookie', who.cookie).expect(403);
+  });
+
+  it('shows each user only the forms and values their permissions allow', async () => {
+    await t().post('/api/tenancy/tenants/', { name: 'secret-tenant', description: 'hidden' }).expect(201);
+    const seen = (await t().post('/api/tenancy/tenants/', { name: 'seen-tenant', description: 'open' }).expect(201)).body;
+    await t().userWith('html-viewer', [{ types: ['tenancy.tenant'], actions: ['view'], constraints: { description: 'open' } }]);
+    await t().userWith('html-editor', [
+      { types: ['tenancy.tenant'], actions: ['view', 'add'] },
+      { types: ['tenancy.tenant'], actions: ['change', 'delete'], constraints: { description: 'open' } },
+    ]);
+    const viewer = await browserOf(t(), 'html-viewer');
+    const editor = await browserOf(t(), 'html-editor');
+    const list = await page('/api/tenancy/tenants/', viewer).expect(200);
+    expect(list.text).toContain('seen-tenant');
+    expect(list.text).not.toContain('secret-tenant');
+    expect(list.text).not.toContain('<h2>Create');
+    const detail = await page(`/api/tenancy/tenants/${seen.id}/`, viewer).expect(200);
+    expect(detail.text).not.toMatch(/<h2>Edit|_method|Delete this/);
+    // The editor may add, and change or delete only what its constraint allows.
+    expect((await page('/api/tenancy/tenants/', editor).expect(200)).text).toContain('<h2>Create tenant</h2>');
+    const editable = await page(`/api/tenancy/tenants/${seen.id}/`, editor).expect(200);
+    expect(editable.text).toContain('<h2>Edit tenant</h2>');
+    expect(editable.text).toContain('<summary>Delete this tenant</summary>');
+    const other = await page(`/api/tenancy/tenants/${tenant.id}/`, editor).expect(200);
+    expect(other.text).not.toMatch(/<h2>Edit|Delete this/);
+    // ...and the API agrees.
+    await form(`/api/tenancy/tenants/${tenant.id}/`, { csrfmiddlewaretoken: editor.csrf, _method: 'DELETE' }, editor).expect(404);
+    await t().get(`/api/tenancy/tenants/${tenant.id}/`).expect(200);
   });
 });
 

@@ -56,6 +56,12 @@ export class AuthGuard implements CanActivate {
       (access.kind === 'permission' && !!access.basic);
     const principal = await this.authenticate(req, res, allowBasic);
     req.principal = principal;
+    // A browsable-API form's method override: for a browser session only (its CSRF token is
+    // checked below), never for a token or Basic credentials.
+    if (req.form && principal.via !== 'session') {
+      if (!principal.user) throw new NotAuthenticatedError();
+      throw new PermissionDeniedError('HTML form submissions (_method, _content) are accepted from a logged-in browser session only.');
+    }
     if (access.kind === 'public') return true;
     if (principal.user && !SAFE.has(req.method)) {
       const reads = access.kind === 'authenticated' && access.reads;

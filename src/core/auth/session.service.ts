@@ -59,7 +59,7 @@ export class SessionService {
 
   checkCsrf(req: NkRequest): void {
     const expected = (req as NkRequest & { csrf?: string }).csrf;
-    const given = (req.headers['x-csrftoken'] as string | undefined) ?? formField(req, 'csrfmiddlewaretoken');
+    const given = (req.headers['x-csrftoken'] as string | undefined) ?? req.form?.csrf ?? formField(req, 'csrfmiddlewaretoken');
     if (!expected || !given || given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
       throw new PermissionDeniedError('CSRF Failed: CSRF token missing or incorrect.');
     }

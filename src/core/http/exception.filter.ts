@@ -1,11 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, Optional } from '@nestjs/common';
 import type { Response } from 'express';
 import { NETKEEL_VERSION } from '../../version';
 import { postgresDialect, mysqlDialect } from '../../database/dialect';
 import { QueryFailedError } from 'typeorm';
-import { apiPage, HTML_CSP } from './html';
-import { baseUrl, externalPath, NkRequest } from './request';
-import { wantsHtml } from './reply';
+import { BrowsableApi } from './browsable';
+import { externalPath, NkRequest } from './request';
+import { htmlHeaders, wantsHtml } from './reply';
 import {
   BadRequestError,
   ConflictError,
@@ -24,11 +24,14 @@ import {
 /**
  * Every error becomes one stable JSON shape (DESIGN rule 9): `{"field": [...]}` for
  * validation, `{"detail": "..."}` for the rest, and a JSON 500 with `error` and `exception`
- * for anything unexpected. Never an HTML page, never a dropped connection.
+ * for anything unexpected; a browser gets that body on the browsable API's page. Never a
+ * dropped connection.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(@Optional() private readonly browsable?: BrowsableApi) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
@@ -45,9 +48,20 @@ export class ApiExceptionFilter implements ExceptionFilter {
         res.redirect(302, `${externalPath(req, '/login/')}?next=${encodeURIComponent(externalPath(req, req.originalUrl))}`);
         return;
       }
-      res.status(status).setHeader('Content-Security-Policy', HTML_CSP);
-      res.type('html').send(apiPage(body, { title: `Error ${status}`, method: req.method, path: externalPath(req, req.originalUrl), status, origin: baseUrl(req), prefix: externalPath(req, ''), username: req.principal?.user?.username, headers: {} }));
-      return;
+      res.status(status);
+      if (this.browsable) {
+        this.browsable.render(req, res, body).then(
+          (html: string) => {
+            htmlHeaders(res);
+            res.send(html);
+          },
+          (e: unknown) => {
+            this.logger.error(`The error page failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+            if (!res.headersSent) res.json(body);
+          },
+        );
+        return;
+      }
     }
     res.status(status).json(body);
   }

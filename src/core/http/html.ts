@@ -1,8 +1,29 @@
 /**
- * The browsable API: a plain, readable HTML page of a JSON response, with every URL a link.
- * Everything is escaped; pages carry a strict Content-Security-Policy (no scripts at all).
+ * The HTML that browsers get: the page layout (header with the API version and the user, a
+ * log-out form carrying the session's CSRF token), escaping, and a JSON value rendered with
+ * every URL of this service a link. Pages load one stylesheet of this service and no script:
+ * their CSP allows nothing else (no inline style or script, no other origin).
  */
-export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const HTML_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The pages' stylesheet, served at `/static/browsable.css` (LoginController). */
+export const STYLESHEET = `body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}
+header{display:flex;gap:1em;justify-content:space-between;align-items:center;background:#1d3557;color:#fff;padding:.5em 1em}
+header a,header button{color:#fff}header form{margin:0;display:inline}header .version{opacity:.8;margin-left:1em}
+header button{background:none;border:1px solid #fff;border-radius:3px;cursor:pointer}
+main{padding:1em;max-width:1200px}h1{margin:.2em 0}h2{margin:1em 0 .3em;font-size:1.2em}
+pre{background:#f6f8fa;padding:1em;overflow:auto}.k{color:#7b2c8b}.s{color:#1a6e1a}.n{color:#b35c00}a{color:#1d5fb4}.req{color:#555}
+label{display:block;margin:.5em 0}input,select,textarea{font:inherit;padding:.25em}textarea{width:100%;box-sizing:border-box;font-family:ui-monospace,monospace}
+button{font:inherit;cursor:pointer;padding:.2em .8em;border:1px solid #1d3557;border-radius:3px;background:#fff;color:#1d3557}
+button.danger{border-color:#b00020;color:#b00020}.crumbs{color:#555;margin-bottom:.5em}.crumbs a{margin-right:.2em}
+.switches{display:flex;flex-wrap:wrap;gap:.4em 1.5em;margin:.5em 0}.switches b{margin-right:.3em}.switches a,.switches span{margin-right:.4em}
+.current{font-weight:bold;color:#222}.pages{display:flex;gap:1.5em;align-items:center;margin:.5em 0}
+details{border:1px solid #d0d7de;border-radius:4px;padding:.4em .8em;margin:.5em 0}summary{cursor:pointer;font-weight:bold}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:0 1.5em}.grid label{margin:.3em 0}
+.grid input,.grid select{width:100%;box-sizing:border-box}.help{color:#666;font-size:.9em}.req-mark{color:#b00020}
+table.meta{border-collapse:collapse;font-size:.9em}table.meta td,table.meta th{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}
+.actions{display:flex;gap:.5em;margin:.5em 0}.alert{color:#b00020}.description{color:#555}
+`;
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -28,6 +49,11 @@ function render(v: unknown, indent: string, origin: string, depth = 0): string {
   return `{\n${entries.map(([k, x]) => `${inner}<span class="k">${esc(JSON.stringify(k))}</span>: ${render(x, inner, origin, depth + 1)}`).join(',\n')}\n${indent}}`;
 }
 
+/** A JSON value as highlighted, escaped text; strings that are URLs under `origin` are links. */
+export function renderJson(v: unknown, origin: string): string {
+  return render(v, '', origin);
+}
+
 /** JSON text of a value, or a marker where it nests too deep for the runtime to write out. */
 function jsonText(v: unknown): string {
   try {
@@ -37,38 +63,27 @@ function jsonText(v: unknown): string {
   }
 }
 
-export interface PageInfo {
+export interface PageFrame {
   title: string;
-  method: string;
-  path: string;
-  status: number;
-  origin: string;
   /** The external path prefix ('' or `/netkeel`): the page's own links start with it. */
   prefix: string;
   username?: string;
+  /** The session's CSRF token, for the log-out form. */
   csrf?: string;
-  headers: Record<string, string>;
+  /** The API version the page answers in. */
+  apiVersion?: string;
 }
 
-export function page(body: string, info: Pick<PageInfo, 'title' | 'username' | 'csrf' | 'prefix'>): string {
+/** A whole page around `body`: the header names the API version and the user (with a log-out form), or links to the login page. */
+export function page(body: string, info: PageFrame): string {
   const prefix = esc(info.prefix);
   const user = info.username
-    ? `<form method="post" action="${prefix}/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(info.csrf ?? '')}">${esc(info.username)} <button>Log out</button></form>`
+    ? info.csrf
+      ? `<form method="post" action="${prefix}/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(info.csrf)}"><span class="user">${esc(info.username)}</span> <button>Log out</button></form>`
+      : `<span class="user">${esc(info.username)}</span>`
     : `<a href="${prefix}/login/">Log in</a>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(info.title)} – netkeel</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222}header{display:flex;justify-content:space-between;align-items:center;background:#1d3557;color:#fff;padding:.5em 1em}
-header a,header button{color:#fff}header form{margin:0}button{background:none;border:1px solid #fff;border-radius:3px;cursor:pointer}main{padding:1em}
-pre{background:#f6f8fa;padding:1em;overflow:auto}.k{color:#7b2c8b}.s{color:#1a6e1a}.n{color:#b35c00}a{color:#1d5fb4}.req{color:#555}
-label{display:block;margin:.5em 0}input{font:inherit;padding:.25em}</style></head>
-<body><header><a href="${prefix}/api/"><strong>netkeel</strong></a>${user}</header><main>${body}</main></body></html>`;
-}
-
-export function apiPage(data: unknown, info: PageInfo): string {
-  const headers = Object.entries(info.headers)
-    .map(([k, v]) => `<b>${esc(k)}:</b> ${esc(v)}`)
-    .join('\n');
-  const body = `<h1>${esc(info.title)}</h1><pre class="req"><b>${esc(info.method)} ${esc(info.path)}</b>\nHTTP ${info.status}\n${headers}</pre><pre>${
-    data === undefined ? '' : render(data, '', info.origin)
-  }</pre>`;
-  return page(body, info);
+  const version = info.apiVersion ? `<span class="version">API ${esc(info.apiVersion)}</span>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(info.title)} – netkeel</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="${prefix}/static/browsable.css"></head>
+<body><header><span><a href="${prefix}/api/"><strong>netkeel</strong></a>${version}</span><span>${user}</span></header><main>${body}</main></body></html>`;
 }

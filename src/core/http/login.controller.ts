@@ -10,7 +10,7 @@ import { publishUserEvents } from '../events/user-events';
 import { TooManyRequestsError } from '../resource/errors';
 import { ApiResponse } from './api-response';
 import { ContextFactory } from './context.factory';
-import { esc, HTML_CSP, page } from './html';
+import { esc, HTML_CSP, page, STYLESHEET } from './html';
 import { externalPath, NkRequest } from './request';
 
 const LOGIN_CSRF = 'logincsrf';
@@ -54,7 +54,7 @@ export class LoginController {
       `<h1>Log in</h1>${error ? `<p role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="${esc(prefix)}/login/"><input type="hidden" name="csrfmiddlewaretoken" value="${token}"><input type="hidden" name="next" value="${esc(next)}">
 <label>Username <input name="username" autocomplete="username" required autofocus></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label><button style="color:#222;border-color:#222">Log in</button></form>`,
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label><button>Log in</button></form>`,
       { title: 'Log in', prefix },
     );
     return new ApiResponse(status, html, {
@@ -97,12 +97,19 @@ export class LoginController {
     return redirect(next, session);
   }
 
+  /** The stylesheet of every browsable page (their CSP allows no inline style). */
+  @Get('static/browsable.css')
+  @Public()
+  stylesheet() {
+    return new ApiResponse(200, STYLESHEET, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' });
+  }
+
   @Get('logout')
   @Public()
   logoutPage(@Req() req: NkRequest) {
     const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
     const html = page(
-      `<h1>Log out</h1><form method="post" action="${esc(externalPath(req, '/logout/'))}"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(cookies[CSRF_COOKIE] ?? '')}"><button style="color:#222;border-color:#222">Log out</button></form>`,
+      `<h1>Log out</h1><form method="post" action="${esc(externalPath(req, '/logout/'))}"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(cookies[CSRF_COOKIE] ?? '')}"><button>Log out</button></form>`,
       { title: 'Log out', prefix: externalPath(req, '') },
     );
     return new ApiResponse(200, html, HTML_HEADERS);

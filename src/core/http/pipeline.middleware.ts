@@ -5,6 +5,7 @@ import { NUL_MESSAGE } from '../resource/json-limits';
 import type { NkRequest } from './request';
 import { negotiateVersion } from './versioning';
 import { externalView, ForwardedHeaderError, trustTest } from './external';
+import { applyFormSubmission, isApiFormPost } from './method-override';
 
 /**
  * Swagger UI at /api/docs/: its own scripts and styles (inline styles included), requests to
@@ -31,7 +32,8 @@ const PROBES = new Set(['/health/', '/health', '/ready/', '/ready']);
  * Runs before routing for every request: the external view of the request (proxy headers from
  * trusted proxies only, BASE_PATH stripped from the URL), the security headers, the Host check,
  * the trailing-slash redirect (302, query kept), API version negotiation (the API-Version header
- * on every response after it) and reading the raw body within the size limit. Errors are
+ * on every response after it), reading the raw body within the size limit and a browsable-API
+ * form's method override (`method-override.ts`). Errors are
  * answered in the same JSON shape as the exception filter.
  */
 export function pipelineMiddleware(opts: PipelineOptions) {
@@ -103,6 +105,19 @@ export function pipelineMiddleware(opts: PipelineOptions) {
       return;
     }
     res.setHeader('API-Version', req.apiVersion);
+    // A browsable-API form (a form POST under /api/): the request it stands for, before routing.
+    if (isApiFormPost(req, path)) {
+      readBody(req, res, () => {
+        try {
+          applyFormSubmission(req);
+        } catch (e) {
+          res.status(400).json({ detail: (e as Error).message });
+          return;
+        }
+        next();
+      }, maxBodySize);
+      return;
+    }
     readBody(req, res, next, maxBodySize);
   };
 }

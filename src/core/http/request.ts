@@ -5,6 +5,24 @@ import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from '../
 import { parseMultipart } from './multipart';
 import { checkJsonDepth, jsonHasNul, NUL_MESSAGE } from '../resource/json-limits';
 
+/**
+ * What an HTML form of the browsable API asked for. Forms can only GET and POST; as DRF's
+ * browsable API does, a form POSTs with `_method` (PUT, PATCH, DELETE or POST) and either the
+ * raw content (`_content`, of `_content_type` JSON or CSV) or the generated form's fields.
+ * The guard honours it only for a request authenticated by a browser session, and the session's
+ * CSRF token (the form's `csrfmiddlewaretoken`) is then checked as for any unsafe method.
+ */
+export interface FormSubmission {
+  /** The method the form asked for. */
+  method: string;
+  /** The form's `csrfmiddlewaretoken`. */
+  csrf: string;
+  /** The raw content as typed (`_content`), or null for the generated form. */
+  content: string | null;
+  /** The generated form's fields (name, value), in their order; null for raw content. */
+  fields: [string, string][] | null;
+}
+
 /** What netkeel's middleware and guard attach to an Express request. */
 export interface NkRequest extends Request {
   apiVersion?: string;
@@ -14,6 +32,8 @@ export interface NkRequest extends Request {
   external?: ExternalView;
   /** The request's id (the change log's `request_id`): the client's `X-Request-ID` when it is a UUID, else a new one. */
   requestId?: string;
+  /** A browsable-API form's submission (method override), set before routing; the guard honours it for sessions only. */
+  form?: FormSubmission;
 }
 
 /**
@@ -23,6 +43,8 @@ export interface NkRequest extends Request {
  * `multipart`: the endpoint also takes multipart/form-data (file uploads; `multipart.ts`).
  */
 export function parseBody(req: NkRequest, allowCsv = true, nul: 'refuse' | 'pass' = 'refuse', multipart = false): unknown {
+  // A generated form's fields: only a model's own list and detail read them (as a CSV row).
+  if (req.form?.fields) throw new UnsupportedMediaTypeError('application/x-www-form-urlencoded');
   const raw = req.rawBody ?? Buffer.alloc(0);
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'text/csv' && allowCsv) {

@@ -6,7 +6,8 @@ import { scopeConstraints } from './query/scope';
 
 type Info = Record<string, unknown>;
 
-function titleCase(s: string): string {
+/** A verbose name as a title: `ip addresses` -> `IP Addresses`. */
+export function titleCase(s: string): string {
   return s.replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\bIp\b/g, 'IP').replace(/\bVrf/g, 'VRF').replace(/\bVlan/g, 'VLAN');
 }
 

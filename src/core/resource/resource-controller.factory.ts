@@ -11,6 +11,7 @@ import { parseDepth, toQuery } from './query/params';
 import { ResourceService } from './resource.service';
 import { CsvService } from './csv/csv.service';
 import { listExport } from './list-export';
+import { formToInput } from './csv/csv-import';
 
 
 /**
@@ -102,7 +103,8 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async create(req: NkRequest) {
       writable(req, 'create');
       const ctx = this.contexts.create(req);
-      const body = parseBody(req, true, 'refuse', !!def.multipart);
+      const fields = req.form?.fields;
+      const body = fields ? await formToInput(ctx, def, fields, true) : parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
       if (isCsvBody(body)) return new ApiResponse(201, await this.csv.importCreate(ctx, def, body.csv, q));
       return new ApiResponse(201, await this.service.create(ctx, def, body ?? {}, q));
@@ -135,7 +137,8 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
     async updateOne(req: NkRequest, mode: 'replace' | 'patch') {
       writable(req, 'update');
       const ctx = this.contexts.create(req);
-      let body = parseBody(req, true, 'refuse', !!def.multipart);
+      const fields = req.form?.fields;
+      let body = fields ? await formToInput(ctx, def, fields, false) : parseBody(req, true, 'refuse', !!def.multipart);
       const q = toQuery(req.query);
       if (isCsvBody(body)) body = await this.csv.firstRow(ctx, def, body.csv);
       return this.service.update(ctx, def, String(req.params.id), body ?? {}, mode, q);

@@ -113,3 +113,19 @@ function readCell(def: ResourceDefinition, h: string, raw: string, out: Record<s
   if (rest.length) return;
   out[head] = cellValue(f, raw);
 }
+
+/**
+ * A browsable-API HTML form's fields (name, text) -> the input object a JSON write would send:
+ * the fields read as the cells of one CSV row, so a form's text means what it means in a CSV
+ * import (`true`, a number, a related object's id or natural key). `omitEmpty` (a create): an
+ * empty field is left out, so that the model's default applies.
+ */
+export async function formToInput(ctx: RequestContext, def: ResourceDefinition, fields: [string, string][], omitEmpty: boolean): Promise<Record<string, unknown>> {
+  const kept = fields.filter(([, v]) => !(omitEmpty && v.trim() === ''));
+  const seen = new Set<string>();
+  for (const [k] of kept) {
+    if (seen.has(k)) throw new BadRequestError(`The form has the field "${k}" twice.`);
+    seen.add(k);
+  }
+  return rowToInput({ ctx, exec: ctx.db, def }, kept.map(([k]) => k), kept.map(([, v]) => v));
+}

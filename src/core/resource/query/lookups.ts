@@ -212,3 +212,18 @@ export function unalias(def: ResourceDefinition, key: string): string {
   const head = i === -1 ? key : key.slice(0, i);
   return Object.hasOwn(aliases, head) ? aliases[head] + (i === -1 ? '' : key.slice(i)) : key;
 }
+
+/**
+ * The fields a list filters by with their plain (exact) lookup, in declaration order: what the
+ * browsable API offers as filter inputs (every lookup of `lookupsFor` is still accepted).
+ */
+export function plainFilterFields(ctx: RequestContext, def: ResourceDefinition): Field[] {
+  return Object.values(def.fields).filter(
+    (f) =>
+      f.filter !== false &&
+      !f.writeOnly &&
+      fieldInVersion(ctx, f) &&
+      (f.kind === 'fk' || f.kind === 'm2m' || f.kind === 'contentTypes' || (f.kind === 'scalar' && f.type !== 'json' && !f.listOf)) &&
+      lookupsFor(f, 'query').includes(''),
+  );
+}
