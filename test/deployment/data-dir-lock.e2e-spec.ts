@@ -65,7 +65,7 @@ describe('the data directory lock of the embedded database', () => {
     const fresh = await runCli(['unlock'], { DATA_DIR: dir });
     expect(fresh.code).toBe(1);
     expect(oneLine(fresh)).toMatch(
-      /^netkeel: unlock: The data directory .* is held by pid 7 on other-machine, whose heartbeat is \d s old: it is probably running there; stop it first \(a lock whose heartbeat stops is stale after 60 s\)\.$/,
+      /^netkeel: unlock: The data directory .* is held by pid 7 on other-machine, whose heartbeat is \d+ s old: it is probably running there; stop it first \(a lock whose heartbeat stops is stale after 60 s\)\.$/,
     );
     const then = new Date(Date.now() - 120_000);
     utimesSync(lockFile(), then, then);
