@@ -69,10 +69,7 @@ export class AppModule {
           apps.flatMap((a) => a.extensions ?? []),
           Object.fromEntries(apps.map((a) => [a.label, a.rootLinks ?? []])),
         ),
-        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings), {
-          postgres: plugins.flatMap((p) => p.migrations.postgres),
-          mysql: plugins.flatMap((p) => p.migrations.mysql),
-        }),
+        DatabaseModule.forRoot(opts.database ?? databaseTarget(opts.settings), plugins),
         CoreModule,
         EventsModule.forRoot(eventBrokers),
         ...apps.map((a) => a.module),

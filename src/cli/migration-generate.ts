@@ -9,8 +9,7 @@ import { Db } from '../database/db';
 import { compareSchema, describeDiff } from '../database/schema/compare';
 import { Ddl, Statements } from '../database/schema/ddl';
 import { readSchema } from '../database/schema/introspect';
-import { postgresMigrations } from '../../migrations/postgres';
-import { mysqlMigrations } from '../../migrations/mysql';
+import { allMigrations, ownedMigrations } from '../database/migrations';
 
 /**
  * `npm run migration:generate -- <name>`: compares the schema the committed migrations make
@@ -40,10 +39,7 @@ async function main(): Promise<void> {
     pluginPath ? apps.flatMap((a) => a.extensions ?? []) : ALL_EXTENSIONS,
   );
   registry.seal();
-  const migrations = {
-    postgres: [...postgresMigrations, ...plugins.flatMap((p) => p.migrations.postgres)],
-    mysql: [...mysqlMigrations, ...plugins.flatMap((p) => p.migrations.mysql)],
-  };
+  const migrations = allMigrations(ownedMigrations(plugins));
   const open = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { migrations });
   let diffLines: string[];
   let statements: Record<'postgres' | 'mysql', Statements>;

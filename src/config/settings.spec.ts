@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSettings, Settings, SettingsError } from './settings';
+import { loadSettings, SETTING_NAMES, Settings, SettingsError } from './settings';
 
 describe('settings', () => {
   it('applies the documented defaults', () => {
@@ -28,8 +28,8 @@ describe('settings', () => {
 
   it('are each listed in .env.example', () => {
     const listed = new Set([...readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
-    const optional = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
-    expect([...Object.keys(new Settings()), ...optional].filter((k) => !listed.has(k))).toEqual([]);
+    expect(SETTING_NAMES.filter((k) => !listed.has(k))).toEqual([]);
+    expect(SETTING_NAMES).toEqual(expect.arrayContaining([...Object.keys(new Settings()), 'DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME']));
   });
 
   it('reads the reverse proxy settings: TRUST_PROXY as a list, BASE_PATH normalized', () => {
@@ -76,6 +76,15 @@ describe('settings', () => {
     const url = message({ DATABASE_URL: 'oracle://netkeel:s3cret@db.example:1521/x' });
     expect(url).toContain('oracle://netkeel:***@db.example:1521/x');
     expect(url).not.toContain('s3cret');
+    // Malformed: no "://", a password with an unencoded @ or /.
+    expect(message({ DATABASE_URL: 'postgres//bob:hunter2secret@db/x' })).toContain('(got "postgres//bob:***@db/x")');
+    expect(message({ DATABASE_URL: 'postgres:/bob:p@ss/w0rd@db/x' })).toContain('(got "postgres:***@db/x")');
+    expect(message({ DATABASE_URL: 'mysql:/root:pa/ss@db' })).not.toContain('pa/ss');
+  });
+
+  it('says only what is wrong with a value of the wrong type, not the ranges it misses too', () => {
+    expect(() => loadSettings({ PORT: 'abc' })).toThrow(/^Invalid configuration:\n {2}PORT: PORT must be an integer number \(got "abc"\)$/);
+    expect(() => loadSettings({ PORT: '70000' })).toThrow(/^Invalid configuration:\n {2}PORT: PORT must not be greater than 65535 \(got "70000"\)$/);
   });
 
   it.each([

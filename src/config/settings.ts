@@ -320,18 +320,20 @@ export class SettingsError extends Error {}
 
 const KNOWN = Object.keys(new Settings());
 const OPTIONAL = ['DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME', 'SUPERUSER_EMAIL', 'SUPERUSER_PASSWORD', 'SUPERUSER_API_TOKEN'];
+/** The name of every environment variable netkeel reads. */
+export const SETTING_NAMES: readonly string[] = [...KNOWN, ...OPTIONAL];
 
 /** Reads and validates the settings from an environment map; throws naming each bad variable. */
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const raw: Record<string, unknown> = {};
-  for (const key of [...KNOWN, ...OPTIONAL]) {
+  for (const key of SETTING_NAMES) {
     const v = env[key];
     if (v !== undefined && v !== '') raw[key] = v;
   }
   const settings = plainToInstance(Settings, raw, { exposeDefaultValues: true });
   const errors = validateSync(settings, { forbidUnknownValues: false });
   if (errors.length) {
-    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')} (got ${shown(e.property, raw[e.property])})`);
+    const lines = errors.map((e) => `${e.property}: ${problems(e.constraints ?? {}).join('; ')} (got ${shown(e.property, raw[e.property])})`);
     throw new SettingsError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   // The password, token and e-mail are the named superuser's: without a name they would be ignored.
@@ -339,8 +341,15 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   if (orphan && !settings.SUPERUSER_NAME) {
     throw new SettingsError(`Invalid configuration:\n  SUPERUSER_NAME: required when ${orphan} is set`);
   }
-  settings.secretEnvironment = new SecretEnvironment(env, settings.SECRETS_ENV_VARIABLES, [...KNOWN, ...OPTIONAL]);
+  settings.secretEnvironment = new SecretEnvironment(env, settings.SECRETS_ENV_VARIABLES, SETTING_NAMES);
   return settings;
+}
+
+/** A value of the wrong type fails its range checks too: only the type is said (PORT=abc: "must be an integer number"). */
+const TYPE_CHECKS = ['isInt', 'isBoolean', 'isString'];
+function problems(constraints: Record<string, string>): string[] {
+  const type = TYPE_CHECKS.find((k) => constraints[k]);
+  return type ? [constraints[type]] : Object.values(constraints);
 }
 
 /** Settings whose values are secrets (a broker's OPTIONS may hold a password): an error names them and never shows them. */
@@ -353,9 +362,15 @@ export function shown(name: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A database URL with its password replaced by `***` (also when it does not parse as a URL). */
+/**
+ * A database URL with its password replaced by `***`, also when it does not parse as a URL
+ * (`postgres//user:pw@host`, a password holding an unencoded `@` or `/`): whatever lies between
+ * the first `:` after the scheme and the last `@`.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@');
+  const at = url.lastIndexOf('@');
+  const colon = url.indexOf(':', /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0].length ?? 0);
+  return colon >= 0 && colon < at ? `${url.slice(0, colon + 1)}***${url.slice(at)}` : url;
 }
 
 export type DatabaseKind = 'pglite' | 'postgres' | 'mysql';

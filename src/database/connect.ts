@@ -1,4 +1,5 @@
-import type { DatabaseTarget, OpenDatabase } from './data-source.factory';
+import { DatabaseTarget, openDatabase, OpenDatabase } from './data-source.factory';
+import type { MigrationSets } from './migrations';
 
 /** A failure to start whose message says all an operator needs: logged as one line, without a stack. */
 export class StartupError extends Error {}
@@ -55,5 +56,20 @@ export async function openWithRetry(
       await sleep(wait);
       delay = Math.min(delay * 2, 10_000);
     }
+  }
+}
+
+/**
+ * Opens the configured database as the server and the command-line tool both do: a server that
+ * is not up yet tried again for `target.connectTimeoutMs`; gives its version as one line.
+ */
+export async function connectDatabase(target: DatabaseTarget, migrations: MigrationSets, log: ConnectLog): Promise<{ open: OpenDatabase; version: string }> {
+  const open = await openWithRetry(target, () => openDatabase(target, { migrations }), target.connectTimeoutMs ?? 0, log);
+  try {
+    const [{ v }] = await open.dataSource.query('SELECT VERSION() AS v');
+    return { open, version: String(v).split(' on ')[0].split(',')[0] };
+  } catch (err) {
+    await open.close();
+    throw err;
   }
 }

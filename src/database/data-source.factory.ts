@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { Logger } from '@nestjs/common';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Dialect, mysqlDialect, postgresDialect } from './dialect';
 import { lockDataDir } from './pglite/data-dir-lock';
@@ -141,7 +142,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     } else {
       const dir = target.dataDir ?? './data';
       const inMemory = dir.startsWith('memory://');
-      if (!inMemory) unlock = lockDataDir(dir);
+      if (!inMemory) unlock = await lockDataDir(dir, { log: (m) => new Logger('Database').warn(m) });
       try {
         pglite = await PGlite.create(inMemory ? undefined : dir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
       } catch (err) {

@@ -1,31 +1,12 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, MigrationExecutor } from 'typeorm';
-import { mysqlMigrations } from '../../migrations/mysql';
-import { postgresMigrations } from '../../migrations/postgres';
-import { DatabaseTarget, openDatabase, OpenDatabase, timeoutStatements } from './data-source.factory';
+import { DataSource } from 'typeorm';
+import { DatabaseTarget, OpenDatabase } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
-import { describeTarget, openWithRetry } from './connect';
+import { connectDatabase, describeTarget } from './connect';
+import { allMigrations, applyMigrations, MigrationSets, ownedMigrations } from './migrations';
 import { Db } from './db';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
-
-/** Applies pending migrations on a session without the statement time limit. */
-async function migrate(open: OpenDatabase) {
-  const qr = open.dataSource.createQueryRunner();
-  const setTimeout = async (ms: number) => {
-    for (const stmt of timeoutStatements(open.dialect.name, ms)) await qr.query(stmt).catch(() => undefined);
-  };
-  try {
-    await setTimeout(0);
-    const executor = new MigrationExecutor(open.dataSource, qr);
-    executor.transaction = 'each';
-    return await executor.executePendingMigrations();
-  } finally {
-    // The session goes back to the pool: with the limit every other session has.
-    await setTimeout(open.statementTimeoutMs);
-    await qr.release();
-  }
-}
 
 /**
  * Opens the database, applies the committed migrations (never `synchronize`) and provides the
@@ -40,7 +21,7 @@ export class DatabaseModule implements OnApplicationShutdown {
   ) {}
 
   /** `plugins`: the loaded plugins' migrations, applied with netkeel's (each set sorted by its timestamps). */
-  static forRoot(target: DatabaseTarget, plugins: { postgres: Function[]; mysql: Function[] } = { postgres: [], mysql: [] }): DynamicModule {
+  static forRoot(target: DatabaseTarget, plugins: { package: string; migrations: MigrationSets }[] = []): DynamicModule {
     return {
       module: DatabaseModule,
       providers: [
@@ -48,11 +29,10 @@ export class DatabaseModule implements OnApplicationShutdown {
           provide: OPEN_DATABASE,
           useFactory: async () => {
             const logger = new Logger('Database');
-            const open = await openWithRetry(target, () => openDatabase(target, { migrations: { postgres: [...postgresMigrations, ...plugins.postgres], mysql: [...mysqlMigrations, ...plugins.mysql] } }), target.connectTimeoutMs ?? 0, logger);
-            const [{ v }] = await open.dataSource.query('SELECT VERSION() AS v');
-            logger.log(`Using ${describeTarget(target)}: ${String(v).split(' on ')[0].split(',')[0]}`);
-            const applied = await migrate(open);
-            if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+            const { open, version } = await connectDatabase(target, allMigrations(ownedMigrations(plugins)), logger);
+            logger.log(`Using ${describeTarget(target)}: ${version}`);
+            const applied = await applyMigrations(open);
+            if (applied.length) logger.log(`Applied ${applied.length} migration(s): ${applied.join(', ')}`);
             return open;
           },
         },

@@ -1,10 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ADMIN_TOKEN, eachDatabase } from '../../src/core/testing/harness';
-import { lockDataDir, DataDirLockedError } from '../../src/database/pglite/data-dir-lock';
 
 /**
  * What the embedded database must guarantee: real transaction isolation although PGlite has one
@@ -46,17 +45,6 @@ describe('embedded database on disk', () => {
     return d;
   };
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-  it('refuses a directory locked by a live process and takes over one left by a dead process', () => {
-    const dir = fresh();
-    writeFileSync(join(dir, 'netkeel.lock'), `${hostname()} ${process.ppid}`);
-    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
-    writeFileSync(join(dir, 'netkeel.lock'), `${hostname()} 2147483646`);
-    const unlock = lockDataDir(dir);
-    expect(readFileSync(join(dir, 'netkeel.lock'), 'utf8')).toBe(`${hostname()} ${process.pid}`);
-    unlock();
-    expect(existsSync(join(dir, 'netkeel.lock'))).toBe(false);
-  });
 
   const serve = (dir: string, port: number): Promise<ChildProcess> =>
     new Promise((resolve, reject) => {

@@ -69,8 +69,10 @@ describe('start-up', () => {
     expect(token).toBeDefined();
     // The generated server secret is kept, readable by its owner only, and used again.
     expect(statSync(join(dir, 'secret_key')).mode & 0o777).toBe(0o600);
-    const second = await run({ DATA_DIR: dir, PORT: port });
+    const second = await run({ DATA_DIR: dir, PORT: port, LOG_LEVEL: 'info' });
     expect(second.out).not.toMatch(/API token/);
+    // The start-up log names the database in use and its version.
+    expect(second.out).toContain(`Using embedded PGlite in ${dir}: PostgreSQL `);
     // the printed credentials work
     const server = spawn(process.execPath, [MAIN], { env: { ...process.env, DATA_DIR: dir, PORT: port, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((r) => server.stdout.on('data', (b: Buffer) => b.toString().includes('listening on') && r()));

@@ -2,11 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/database/data-source.factory';
-import { postgresMigrations } from '../../migrations/postgres';
-import { mysqlMigrations } from '../../migrations/mysql';
+import { allMigrations, ownedMigrations } from '../../src/database/migrations';
 import { checkServers, freshDatabase, readMysqlTemplate, testDatabases } from '../../src/database/test-servers';
 
-const MIGRATIONS = { postgres: postgresMigrations, mysql: mysqlMigrations };
+const MIGRATIONS = allMigrations(ownedMigrations());
 
 /**
  * Runs once before all suites: builds a migrated PGlite data directory that every suite copies

@@ -63,6 +63,8 @@ export interface Grant {
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: () => Date;
+  /** The database to start on (closing the app drops it); a fresh one if not given. */
+  database?: TestDatabase;
 }
 
 /** The global setup's MariaDB template (test/support/global-setup.ts), read once per suite. */
@@ -73,10 +75,37 @@ function mysqlTemplate(): MysqlTemplate | undefined {
   return template;
 }
 
+/** A database of a test: where it is (and, for another process, its settings), and how it goes. */
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** The database's URL (PostgreSQL and MySQL). */
+  url?: string;
+  /** DATA_DIR or DATABASE_URL: the settings that name it, for a netkeel process of its own. */
+  env: Record<string, string>;
+  drop: () => Promise<void>;
+}
+
 /**
- * Starts netkeel on a fresh database of the given kind, with a superuser `admin`: the migrated
- * templates of the global setup, loaded (PGlite), copied (PostgreSQL) or cloned (MariaDB), where
- * the run has them; the app applies whatever migration is still pending.
+ * A fresh database of the given kind: the migrated templates of the global setup, copied
+ * (PGlite's data directory, PostgreSQL) or cloned (MariaDB), where the run has them.
+ */
+export async function testDatabase(kind: Kind): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    // A copy of the global setup's migrated data directory, beside it; in memory without one.
+    const template = process.env.NETKEEL_PGLITE_TEMPLATE;
+    if (!template) return { target: { kind, dataDir: 'memory://' }, env: { DATA_DIR: 'memory://' }, drop: async () => undefined };
+    const dir = `${template}-${randomUUID()}`;
+    cpSync(template, dir, { recursive: true });
+    // Removed in the background (the global teardown removes whatever is left).
+    return { target: { kind, dataDir: dir }, env: { DATA_DIR: dir }, drop: async () => void rm(dir, { recursive: true, force: true }).catch(() => undefined) };
+  }
+  const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : process.env.NETKEEL_POSTGRES_TEMPLATE);
+  return { target: { kind, url: fresh.url }, url: fresh.url, env: { DATABASE_URL: fresh.url }, drop: fresh.drop };
+}
+
+/**
+ * Starts netkeel on a fresh database of the given kind (testDatabase), or on the one given, with
+ * a superuser `admin`; the app applies whatever migration is still pending.
  */
 export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<TestApp> {
   const settings = loadSettings({
@@ -89,26 +118,13 @@ export async function startApp(kind: Kind, opts: StartOptions = {}): Promise<Tes
     DEFINITION_CACHE_SECONDS: '3600',
     ...opts.env,
   });
-  let target: DatabaseTarget;
-  let drop = async () => undefined as void;
-  let url: string | undefined;
-  if (kind === 'pglite') {
-    // A copy of the global setup's migrated data directory, beside it; in memory without one.
-    const template = process.env.NETKEEL_PGLITE_TEMPLATE;
-    if (template) {
-      const dir = `${template}-${randomUUID()}`;
-      cpSync(template, dir, { recursive: true });
-      target = { kind, dataDir: dir };
-      // Removed in the background (the global teardown removes whatever is left).
-      drop = async () => void rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    } else target = { kind, dataDir: 'memory://' };
-    target.preparedStatements = settings.PREPARED_STATEMENTS;
-  } else {
-    const fresh = await migratedDatabase(kind, kind === 'mysql' ? mysqlTemplate() : process.env.NETKEEL_POSTGRES_TEMPLATE);
-    target = { kind, url: fresh.url, statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS, preparedStatements: settings.PREPARED_STATEMENTS };
-    drop = fresh.drop;
-    url = fresh.url;
-  }
+  const fresh = opts.database ?? (await testDatabase(kind));
+  const { url, drop } = fresh;
+  const target: DatabaseTarget = {
+    ...fresh.target,
+    ...(kind === 'pglite' ? {} : { statementTimeoutMs: settings.STATEMENT_TIMEOUT_MS }),
+    preparedStatements: settings.PREPARED_STATEMENTS,
+  };
   const app = await createApp({ settings, database: target, clock: opts.clock }, 'error');
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer();

@@ -2,10 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SETTINGS } from '../../config/settings.module';
 import type { Settings } from '../../config/settings';
-import { generateTokenKey, hashPassword, hashTokenKey, keyLegacyTokenHash, secretFingerprint } from '../../core/auth/passwords';
+import { generateTokenKey, hashTokenKey, keyLegacyTokenHash, secretFingerprint } from '../../core/auth/passwords';
 import { StartupError } from '../../database/connect';
 import { Db, Executor } from '../../database/db';
 import { ident, inList, join, sql } from '../../database/sql';
+import { insertSuperuser } from './accounts';
 
 /**
  * The first administrator: SUPERUSER_NAME/PASSWORD (and SUPERUSER_API_TOKEN as its token) when
@@ -30,7 +31,7 @@ export class UsersBootstrap implements OnApplicationBootstrap {
       if (s.SUPERUSER_NAME) {
         let [user] = await tx.query(sql`SELECT ${ident('id')} FROM ${ident('users_user')} WHERE ${ident('username')} = ${s.SUPERUSER_NAME}`);
         if (!user) {
-          const id = await this.createUser(tx, s.SUPERUSER_NAME, s.SUPERUSER_PASSWORD ? await hashPassword(s.SUPERUSER_PASSWORD) : '', s.SUPERUSER_EMAIL ?? '');
+          const id = await insertSuperuser(tx, s.SUPERUSER_NAME, s.SUPERUSER_PASSWORD ?? '', s.SUPERUSER_EMAIL ?? '');
           user = { id };
           this.logger.log(`Created superuser ${s.SUPERUSER_NAME}`);
         }
@@ -44,7 +45,7 @@ export class UsersBootstrap implements OnApplicationBootstrap {
       if (Number(n) > 0) return;
       const password = randomBytes(12).toString('base64url');
       const key = generateTokenKey();
-      const id = await this.createUser(tx, 'admin', await hashPassword(password), '');
+      const id = await insertSuperuser(tx, 'admin', password, '');
       await this.createToken(tx, id, key);
       process.stdout.write(
         `\nnetkeel: created the superuser "admin" (shown only this once)\n  password:  ${password}\n  API token: ${key}\n  e.g. curl -H "Authorization: Token ${key}" http://localhost:${s.PORT}/api/\n\n`,
@@ -81,16 +82,6 @@ export class UsersBootstrap implements OnApplicationBootstrap {
       );
     }
     if (tokens.length) this.logger.log(`Keyed the hashes of ${tokens.length} API token(s) with the server secret`);
-  }
-
-  private async createUser(tx: Executor, username: string, password: string, email: string): Promise<string> {
-    const id = randomUUID();
-    const now = new Date();
-    const cols = ['id', 'username', 'password', 'first_name', 'last_name', 'email', 'is_active', 'is_staff', 'is_superuser', 'date_joined', 'config_data', 'created', 'last_updated'];
-    await tx.execute(
-      sql`INSERT INTO ${ident('users_user')} (${join(cols.map((c) => ident(c)))}) VALUES (${id}, ${username}, ${password}, ${''}, ${''}, ${email}, ${true}, ${true}, ${true}, ${now}, ${'{}'}, ${now}, ${now})`,
-    );
-    return id;
   }
 
   private async createToken(tx: Executor, userId: string, key: string): Promise<void> {
