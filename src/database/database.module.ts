@@ -9,18 +9,26 @@ import { Db } from './db';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
 
-/** Applies pending migrations on a session without the statement time limit. */
+/**
+ * Applies pending migrations on a session without the statement time limit, holding the
+ * database's migration lock: an instance starting beside another that is migrating waits, then
+ * finds nothing (or only what is left) to apply.
+ */
 async function migrate(open: OpenDatabase) {
   const qr = open.dataSource.createQueryRunner();
   const setTimeout = async (ms: number) => {
     for (const stmt of timeoutStatements(open.dialect.name, ms)) await qr.query(stmt).catch(() => undefined);
   };
+  let locked = false;
   try {
     await setTimeout(0);
+    await qr.query(open.dialect.migrationLock.acquire);
+    locked = true;
     const executor = new MigrationExecutor(open.dataSource, qr);
     executor.transaction = 'each';
     return await executor.executePendingMigrations();
   } finally {
+    if (locked) await qr.query(open.dialect.migrationLock.release).catch(() => undefined);
     // The session goes back to the pool: with the limit every other session has.
     await setTimeout(open.statementTimeoutMs);
     await qr.release();

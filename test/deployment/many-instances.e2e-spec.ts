@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { startApp, TestApp } from '../../src/core/testing/harness';
-import { testDatabases } from '../../src/database/test-servers';
+import { createApp } from '../../src/bootstrap';
+import { loadSettings } from '../../src/config/settings';
+import { freshDatabase, testDatabases } from '../../src/database/test-servers';
 import { Instance, startInstance } from '../support/instances';
 import { eventually } from '../support/outside';
 import { createUser, tokenFor } from '../support/users';
@@ -133,5 +135,17 @@ const servers = testDatabases().filter((k) => k !== 'pglite');
     const queued = (await a.post(`/api/extras/jobs/${job.id}/run/`, { data: { content_type: 'tenancy.tenant', csv_data: csv } }).expect(201)).body.job_result;
     expect(await eventually(async () => (await a.get(`/api/extras/job-results/${queued.id}/`).expect(200)).body.status.value === 'SUCCESS', BOUND_MS)).toBe(true);
     expect((await a.get('/api/tenancy/tenants/?name=Queued on A').expect(200)).body.count).toBe(1);
+  });
+
+  it('starts two instances at once on an empty database: one applies the migrations, the other waits for it', async () => {
+    const fresh = await freshDatabase(kind as 'postgres');
+    const env = { DATABASE_URL: fresh.url, SECRET_KEY: a.secret, LOG_LEVEL: 'error', SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-password', JOBS_WORKER: 'false' };
+    const started = await Promise.allSettled([createApp({ settings: loadSettings(env) }, 'error'), createApp({ settings: loadSettings(env) }, 'error')]);
+    try {
+      expect(started.map((r) => (r.status === 'rejected' ? String(r.reason) : 'started'))).toEqual(['started', 'started']);
+    } finally {
+      for (const r of started) if (r.status === 'fulfilled') await r.value.close();
+      await fresh.drop();
+    }
   });
 });
