@@ -44,9 +44,10 @@ function describe(e: unknown): string {
 
 /**
  * The job worker of this process (JOBS_WORKER): every JOBS_POLL_INTERVAL_MS, and at once when
- * this process queues something (or, on PostgreSQL, another instance signals it did), it moves due schedules into the queue and claims up to
- * JOBS_CONCURRENCY pending results (`FOR UPDATE SKIP LOCKED`: instances on one PostgreSQL or
- * MariaDB never claim the same run; PGlite has one process). Each run executes in a transaction
+ * this process queues something (or, on PostgreSQL, another instance signals it did), it moves
+ * due schedules into the queue and claims up to JOBS_CONCURRENCY pending results (`FOR UPDATE
+ * SKIP LOCKED`: instances on one PostgreSQL or MariaDB never claim the same run; PGlite has one
+ * process). Each run executes in a transaction
  * of its own, as the user who queued it; its log lines are written with its result afterwards,
  * so a run that fails keeps them. A failure is the run's FAILURE with the error and traceback,
  * never the process's. Shutdown stops polling and waits for the runs in progress.
