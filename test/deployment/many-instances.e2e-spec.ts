@@ -37,6 +37,10 @@ const servers = testDatabases().filter((k) => k !== 'pglite');
     const poll = kind === 'postgres' ? '600000' : '500';
     b = await startInstance({ ...SHARED, DATABASE_URL: a.url!, SECRET_KEY: a.secret, EXPOSE_STATEMENT_COUNT: 'true', JOBS_POLL_INTERVAL_MS: poll });
   });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.close();
+  });
 
   /** B's running count of statements, after a request with `key`. */
   const statementsOnB = async (key: string) => Number((await B().get('/api/').set(as(key)).expect(200)).headers['x-statement-count']);
@@ -48,10 +52,6 @@ const servers = testDatabases().filter((k) => k !== 'pglite');
   const bHears = async () => {
     if (kind === 'postgres') expect(await eventually(async () => (await statementsOnB(a.token)) === (await statementsOnB(a.token)), BOUND_MS)).toBe(true);
   };
-  afterAll(async () => {
-    await b?.stop();
-    await a?.close();
-  });
 
   it('refuses through B a login that guesses through A locked out', async () => {
     const id = await createUser(a, 'guessed', { password: 'guessed-password-1' });

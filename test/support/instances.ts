@@ -29,9 +29,9 @@ export interface Instance {
 /**
  * Starts the built server as a process of its own, with only the settings given (nothing of this
  * process's environment but PATH), on a free loopback port; resolves once it listens, rejects
- * with its output if it exits first.
+ * with its output if it exits first or does not listen within `timeoutMs` (then it is killed).
  */
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
+export async function startInstance(env: Record<string, string>, timeoutMs = 90_000): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
@@ -40,13 +40,23 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
+    const late = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`netkeel did not listen within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const onData = (b: Buffer) => {
       out += b.toString();
-      if (out.includes('listening on')) resolve();
+      if (out.includes('listening on')) {
+        clearTimeout(late);
+        resolve();
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`netkeel exited with ${code} before listening:\n${out}`)));
+    child.once('exit', (code) => {
+      clearTimeout(late);
+      reject(new Error(`netkeel exited with ${code} before listening:\n${out}`));
+    });
   });
   return {
     url: `http://127.0.0.1:${port}`,
