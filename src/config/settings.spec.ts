@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseRate } from './rate';
 import { loadSettings, SETTING_NAMES, Settings, SettingsError } from './settings';
 
 describe('settings', () => {
@@ -32,6 +33,18 @@ describe('settings', () => {
     expect(SETTING_NAMES).toEqual(expect.arrayContaining([...Object.keys(new Settings()), 'DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME']));
   });
 
+  it('reads RATE_LIMIT in DRF\'s form, off when empty', () => {
+    expect(parseRate(loadSettings({}).RATE_LIMIT)).toBeNull();
+    expect(loadSettings({}).RATE_LIMIT_EXEMPT_SUPERUSERS).toBe(false);
+    expect(['1000/hour', '60/min', '10/s', '5/days', '1/d'].map((v) => parseRate(loadSettings({ RATE_LIMIT: v }).RATE_LIMIT))).toEqual([
+      { limit: 1000, periodMs: 3_600_000 },
+      { limit: 60, periodMs: 60_000 },
+      { limit: 10, periodMs: 1000 },
+      { limit: 5, periodMs: 86_400_000 },
+      { limit: 1, periodMs: 86_400_000 },
+    ]);
+  });
+
   it('reads the reverse proxy settings: TRUST_PROXY as a list, BASE_PATH normalized', () => {
     expect(loadSettings({ TRUST_PROXY: '10.0.0.0/8, ::1,uniquelocal' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '::1', 'uniquelocal']);
     expect(loadSettings({ TRUST_PROXY: 'none' }).TRUST_PROXY).toEqual(['none']);
@@ -55,6 +68,11 @@ describe('settings', () => {
     ['BASE_PATH', '/a/../b'],
     ['BASE_PATH', '/a b'],
     ['BASE_PATH', 'https://example.com/x'],
+    ['RATE_LIMIT', '1000'],
+    ['RATE_LIMIT', '0/hour'],
+    ['RATE_LIMIT', '10/fortnight'],
+    ['RATE_LIMIT', '10 / hour'],
+    ['RATE_LIMIT_EXEMPT_SUPERUSERS', 'perhaps'],
   ])('stops on a bad %s, naming it', (name, value) => {
     expect(() => loadSettings({ [name]: value })).toThrow(SettingsError);
     expect(() => loadSettings({ [name]: value })).toThrow(new RegExp(`${name}:`));

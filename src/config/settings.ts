@@ -19,6 +19,7 @@ import ipaddr from 'ipaddr.js';
 import { isTrustEntry, normalizePrefix } from '../core/http/external';
 import { eventBrokerSettings } from '../core/events/settings';
 import { SecretEnvironment } from './secret-environment';
+import { RATE_FORM } from './rate';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -251,6 +252,18 @@ export class Settings {
    */
   @Transform(toBool) @IsBoolean()
   CREDENTIAL_CACHE = true;
+
+  /**
+   * How many requests a user (all of their tokens and sessions together) or, unauthenticated, an
+   * address may make in a period: `<count>/<period>`, DRF's form (`1000/hour`, `60/min`, `10/s`;
+   * periods second, minute, hour, day). Empty: no limit. See docs/architecture.md, "Rate limits".
+   */
+  @Matches(RATE_FORM, { message: 'RATE_LIMIT must be <count>/<period>, e.g. 1000/hour (periods: s, sec, second, m, min, minute, h, hour, d, day), or empty' })
+  RATE_LIMIT = '';
+
+  /** Whether superusers are exempt from RATE_LIMIT (false: they are limited like everyone). */
+  @Transform(toBool) @IsBoolean()
+  RATE_LIMIT_EXEMPT_SUPERUSERS = false;
 
   /** URL schemes a webhook may use. */
   @Transform(toList) @IsIn(['http', 'https'], { each: true, message: 'WEBHOOK_ALLOWED_SCHEMES entries must be http or https' })

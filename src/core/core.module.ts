@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PermissionService } from './auth/permission.service';
 import { LoginThrottle } from './auth/login-throttle';
+import { RateLimiter } from './auth/rate-limit';
 import { SessionService } from './auth/session.service';
 import { UserStatusService } from './auth/user-status';
 import { ContextFactory } from './http/context.factory';
@@ -19,7 +20,7 @@ import { BrowsableApi } from './http/browsable';
 @Module({
   // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
   controllers: [PluginsController, GraphqlController, RootController, LoginController, HealthController],
-  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, BrowsableApi],
-  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, SessionService, UserStatusService, BrowsableApi],
+  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, RateLimiter, SessionService, UserStatusService, BrowsableApi],
+  exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, RateLimiter, SessionService, UserStatusService, BrowsableApi],
 })
 export class CoreModule {}

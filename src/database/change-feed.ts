@@ -121,6 +121,8 @@ export class ChangeFeed {
   private timer?: NodeJS.Timeout;
   private closed = false;
   private warned = false;
+  /** What to do when another process signals a channel (`onSignal`), by channel. */
+  private readonly signals = new Map<string, () => void>();
 
   constructor(
     readonly mode: FeedMode,
@@ -169,6 +171,31 @@ export class ChangeFeed {
     return false;
   }
 
+  /**
+   * Tells the other processes on the database that something happened (PostgreSQL: a
+   * notification on `channel`, sent through the pool and not counted as a statement). Elsewhere
+   * nothing is sent: the others find out by polling.
+   */
+  signal(channel: string): void {
+    if (this.mode !== 'notify' || !this.listen) return;
+    this.listen.dataSource.query('SELECT pg_notify($1, $2)', [channel, this.id]).catch(() => undefined);
+  }
+
+  /**
+   * Calls `fn` whenever another process signals `channel` (PostgreSQL), as long as the listener
+   * is connected: whoever relies on it calls `keepListening` now and then, and polls anyway.
+   */
+  onSignal(channel: string, fn: () => void): void {
+    this.signals.set(channel, fn);
+    this.client?.query(`LISTEN ${channel}`).catch(() => undefined);
+    this.keepListening();
+  }
+
+  /** Connects the listener if it is not (at most once a second): for signals, which no cache's use keeps up. */
+  keepListening(): void {
+    if (this.mode === 'notify' && !this.client) this.connect(Date.now());
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
@@ -194,6 +221,7 @@ export class ChangeFeed {
         await client.connect();
         await client.query(`LISTEN ${CHANGE_CHANNEL}`);
         await client.query(`LISTEN ${PING_CHANNEL}`);
+        for (const channel of this.signals.keys()) await client.query(`LISTEN ${channel}`);
         if (this.closed) throw new Error('closed');
         this.client = client;
         this.epoch++;
@@ -226,6 +254,11 @@ export class ChangeFeed {
     if (client !== this.client) return;
     if (channel === CHANGE_CHANNEL) {
       for (const w of this.byTable.get(payload) ?? []) w.changed();
+      return;
+    }
+    const signalled = this.signals.get(channel);
+    if (signalled) {
+      if (payload !== this.id) signalled(); // its own signal: this process already knows
       return;
     }
     const [id, epoch, seq] = payload.split(':');

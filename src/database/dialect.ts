@@ -61,6 +61,12 @@ export interface Dialect {
   readonly lockShared: string;
   /** The clause after `INSERT ... VALUES ...` that skips rows whose primary or unique `key` exists. */
   onConflictIgnore(key: string[]): Sql;
+  /**
+   * Statements that take (waiting for it) and give back a lock of the current database, held by
+   * the session rather than a transaction: instances starting together apply the migrations one
+   * after another.
+   */
+  readonly migrationLock: { acquire: string; release: string };
   /** Classifies a driver error. */
   errorKind(err: unknown): 'unique' | 'foreign_key' | 'timeout' | 'regex' | 'invalid_value' | 'deadlock' | null;
 }
@@ -138,6 +144,8 @@ export const postgresDialect: Dialect = {
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
   onConflictIgnore: (key) => sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO NOTHING`,
+  // Advisory locks are the database's own: other databases of the server do not wait.
+  migrationLock: { acquire: `SELECT pg_advisory_lock(hashtext('netkeel_migrations'))`, release: `SELECT pg_advisory_unlock(hashtext('netkeel_migrations'))` },
   errorKind(err) {
     const { code } = driverCode(err);
     if (code === '23505') return 'unique';
@@ -195,6 +203,8 @@ export const mysqlDialect: Dialect = {
   lockShared: ' LOCK IN SHARE MODE',
   // Not INSERT IGNORE, which would also turn other errors (a bad value) into warnings.
   onConflictIgnore: (key) => sql` ON DUPLICATE KEY UPDATE ${ident(key[0])} = ${ident(key[0])}`,
+  // Named locks are the server's: the name carries the database (at most 64 characters). A day's wait at most.
+  migrationLock: { acquire: `SELECT GET_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())), 86400)`, release: `SELECT RELEASE_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())))` },
   errorKind(err) {
     const { code, errno } = driverCode(err);
     if (code === 'ER_DUP_ENTRY' || errno === 1062) return 'unique';

@@ -29,18 +29,27 @@ function migrationName(cls: Function): string {
   return instance.name ?? cls.name;
 }
 
-/** Applies the pending migrations on a session without the statement time limit; returns their names, in order. */
+/**
+ * Applies the pending migrations on a session without the statement time limit, holding the
+ * database's migration lock (the server's start and `netkeel migrate` alike): an instance starting
+ * beside another that is migrating waits, then finds nothing (or only what is left) to apply.
+ * Returns their names, in order.
+ */
 export async function applyMigrations(open: OpenDatabase): Promise<string[]> {
   const qr = open.dataSource.createQueryRunner();
   const setTimeout = async (ms: number) => {
     for (const stmt of timeoutStatements(open.dialect.name, ms)) await qr.query(stmt).catch(() => undefined);
   };
+  let locked = false;
   try {
     await setTimeout(0);
+    await qr.query(open.dialect.migrationLock.acquire);
+    locked = true;
     const executor = new MigrationExecutor(open.dataSource, qr);
     executor.transaction = 'each';
     return (await executor.executePendingMigrations()).map((m) => m.name);
   } finally {
+    if (locked) await qr.query(open.dialect.migrationLock.release).catch(() => undefined);
     // The session goes back to the pool: with the limit every other session has.
     await setTimeout(open.statementTimeoutMs);
     await qr.release();

@@ -1,11 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ADMIN_PASSWORD, ADMIN_TOKEN, startApp, TestApp } from '../../src/core/testing/harness';
 import { testDatabases } from '../../src/database/test-servers';
+import { freePort } from '../support/instances';
 
 /**
  * netkeel behind a real nginx (deployment issue): nginx listens on loopback, terminates "TLS" (it
@@ -38,17 +39,6 @@ function urlsIn(v: unknown, out: string[] = []): string[] {
   else if (Array.isArray(v)) v.forEach((x) => urlsIn(x, out));
   else if (v && typeof v === 'object') Object.values(v).forEach((x) => urlsIn(x, out));
   return out;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, log: string): Promise<void> {

@@ -10,6 +10,7 @@ import { CREDENTIAL_STORE, CredentialStore } from './auth.types';
 import { actionOf, ROUTE_ACCESS, RouteAccess } from './decorators';
 import { PermissionService } from './permission.service';
 import { LoginThrottle } from './login-throttle';
+import { RateLimiter } from './rate-limit';
 import { SessionService } from './session.service';
 import { UserStatusService } from './user-status';
 import { CLOCK, Clock } from '../../config/settings.module';
@@ -30,6 +31,7 @@ export class AuthGuard implements CanActivate {
     @Inject(CREDENTIAL_STORE) private readonly store: CredentialStore,
     private readonly permissions: PermissionService,
     private readonly throttle: LoginThrottle,
+    private readonly rateLimit: RateLimiter,
     private readonly sessions: SessionService,
     private readonly userStatus: UserStatusService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -63,6 +65,9 @@ export class AuthGuard implements CanActivate {
       throw new PermissionDeniedError('HTML form submissions (_method, _content) are accepted from a logged-in browser session only.');
     }
     if (access.kind === 'public') return true;
+    // Counted once authenticated, before permissions: a client refused by them still spends its rate.
+    const limited = this.rateLimit.take(principal, req.ip ?? '', res);
+    if (limited) await limited;
     if (principal.user && !SAFE.has(req.method)) {
       const reads = access.kind === 'authenticated' && access.reads;
       if (principal.via === 'token' && !principal.writeEnabled && !reads) throw new PermissionDeniedError();

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { CLOCK, Clock } from '../../config/settings.module';
 import { Db } from '../../database/db';
-import { ident, inList, join, sql } from '../../database/sql';
+import { ident, inList, sql } from '../../database/sql';
 import { TooManyRequestsError } from '../resource/errors';
-import { AUTH_THROTTLE_TABLE } from './throttle.table';
+import { AUTH_THROTTLE_TABLE, counterBucket as bucket, CounterRow, counterStatements, staleCounters } from './throttle.table';
 
 interface Bucket {
   id: string;
@@ -23,10 +22,6 @@ const TOKEN_WINDOW_MS = 60_000;
 const TOKEN_FAILURES_PER_ADDRESS = 60;
 
 class RowGone extends Error {}
-
-type CountRow = { bucket: string; attempts: number; window_start: Date | string };
-
-const bucket = (...parts: string[]) => createHash('sha256').update(parts.join('\0'), 'utf8').digest('hex');
 
 /** A password attempt that has been counted: a correct password gives the count back. */
 export interface PasswordAttempt {
@@ -68,7 +63,7 @@ export class LoginThrottle {
     return {
       succeeded: async () => {
         await this.db.execute(sql`DELETE FROM ${ident(AUTH_THROTTLE_TABLE.name)} WHERE ${ident('bucket')} = ${pair.id}
-          OR ${ident('window_start')} < ${new Date(this.clock().getTime() - PASSWORD_WINDOW_MS)}`);
+          OR ${staleCounters(this.clock())}`);
         await this.giveBack([perAddress, perUser]);
       },
     };
@@ -101,29 +96,19 @@ export class LoginThrottle {
    */
   private async count(buckets: Bucket[], windowMs: number): Promise<number> {
     const now = this.clock();
-    const cutoff = new Date(now.getTime() - windowMs);
-    const t = ident(AUTH_THROTTLE_TABLE.name);
-    // One order for every statement that locks these rows: no deadlock between attempts.
     const ids = buckets.map((b) => b.id).sort();
     const d = this.db.dialect;
-    const stored = (c: string) => sql`${t}.${ident(c)}`;
-    const expired = sql`${stored('window_start')} <= ${d.typedParam(cutoff, 'datetime')}`;
-    // `attempts` first: on MySQL the second assignment sees the first.
-    const increment = sql`UPDATE ${t} SET ${ident('attempts')} = CASE WHEN ${expired} THEN 1 ELSE ${stored('attempts')} + 1 END,
-      ${ident('window_start')} = CASE WHEN ${expired} THEN ${d.typedParam(now, 'datetime')} ELSE ${stored('window_start')} END
-      WHERE ${inList(ident('bucket'), ids)}`;
-    let rows: CountRow[] | null = null;
+    const increment = counterStatements.add(d, ids, 1, { restartBefore: new Date(now.getTime() - windowMs), start: now });
+    let rows: CounterRow[] | null = null;
     for (let attempt = 0; !rows; attempt++) {
       // Rows removed under it again and again (stale-row cleanup racing): nothing was counted,
       // so refuse the attempt (a 429 the client retries), never let it through uncounted.
       if (attempt === 5) throw new TooManyRequestsError(1);
-      await this.db.execute(
-        sql`INSERT INTO ${t} (${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')}) VALUES ${join(ids.map((id) => sql`(${id}, ${0}, ${now})`))}${d.onConflictIgnore(['bucket'])}`,
-      );
+      await this.db.execute(counterStatements.ensure(d, ids, now));
       rows = await this.db
         .retryingTransaction(async (tx) => {
           if ((await tx.execute(increment)) !== ids.length) throw new RowGone();
-          return tx.query<CountRow>(sql`SELECT ${ident('bucket')}, ${ident('attempts')}, ${ident('window_start')} FROM ${t} WHERE ${inList(ident('bucket'), ids)}`);
+          return tx.query<CounterRow>(counterStatements.read(ids));
         }, 10)
         .catch((e: unknown) => {
           if (e instanceof RowGone) return null; // rolled back: nothing was counted

@@ -57,9 +57,10 @@ export class UnsupportedMediaTypeError extends DomainError {
   }
 }
 
+/** DRF's Throttled: 429 with its sentence (singular for one second) and `Retry-After`. */
 export class TooManyRequestsError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
-    super(`Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
+    super(`Request was throttled. Expected available in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`);
   }
 }
 

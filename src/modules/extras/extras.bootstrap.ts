@@ -99,7 +99,8 @@ export class ExtrasBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    // Instances starting together race for the same names: the loser runs again and finds them.
+    await this.db.retryingTransaction(async (tx) => {
       for (const k of [STATUS_SEED, ROLE_SEED]) await this.seed(tx, k);
     });
   }

@@ -13,7 +13,8 @@ export class IpamBootstrap implements OnApplicationBootstrap {
   constructor(private readonly db: Db) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    // Instances starting together race for the namespace's name: the loser runs again and finds it.
+    await this.db.retryingTransaction(async (tx) => {
       if (!(await unseeded(tx, [SEED])).size) return;
       const [existing] = await tx.query(sql`SELECT ${ident('id')} FROM ${ident('ipam_namespace')} WHERE ${ident('name')} = ${GLOBAL_NAMESPACE}`);
       if (!existing) {

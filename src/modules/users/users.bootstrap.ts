@@ -27,7 +27,8 @@ export class UsersBootstrap implements OnApplicationBootstrap {
     // Several instances may start at once: the one that records the fingerprint first wins, the
     // others run again and find it.
     await this.db.retryingTransaction((tx) => this.checkSecret(tx));
-    await this.db.transaction(async (tx) => {
+    // Likewise the superuser: the loser of the race for its name runs again and finds it.
+    await this.db.retryingTransaction(async (tx) => {
       if (s.SUPERUSER_NAME) {
         let [user] = await tx.query(sql`SELECT ${ident('id')} FROM ${ident('users_user')} WHERE ${ident('username')} = ${s.SUPERUSER_NAME}`);
         if (!user) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Row } from '../../../database/db';
-import { Executor } from '../../../database/db';
+import { Db, Executor } from '../../../database/db';
 import { CLOCK, Clock } from '../../../config/settings.module';
 import type { ExecutionType } from './choices';
 import { jobResultResource } from './resources/job-result.resource';
@@ -25,6 +25,9 @@ export interface ScheduleRequest extends RunRequest {
   approvalRequired: boolean;
 }
 
+/** The channel on which instances wake each other's workers (PostgreSQL). */
+export const JOBS_CHANNEL = 'netkeel_jobs';
+
 const classPathOf = (job: Row) => `${job.module_name}.${job.job_class_name}`;
 
 /** When a schedule first runs: its start, or for a crontab the first match from its start (or now, if later). */
@@ -39,10 +42,25 @@ export function firstRunAt(interval: ExecutionType, start: Date, crontab: string
  */
 @Injectable()
 export class JobQueue {
-  /** Told when something was queued, in a transaction or not (the worker of this process looks once it commits). */
-  onQueued: () => void = () => undefined;
+  /** This process's worker, which looks at the queue when called (set by the worker, if this process runs one). */
+  wake: () => void = () => undefined;
 
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly db: Db,
+  ) {}
+
+  /**
+   * To be told when something was queued, in a transaction or not: once it commits, this
+   * process's worker looks, and on PostgreSQL every other instance's worker is woken too
+   * (elsewhere they find it when they next poll).
+   */
+  onQueued(): void {
+    this.db.afterCommit(() => {
+      this.wake();
+      this.db.feed.signal(JOBS_CHANNEL);
+    });
+  }
 
   /** Queues runs in one statement; returns the job results' ids. */
   async enqueue(exec: Executor, runs: RunRequest[]): Promise<string[]> {

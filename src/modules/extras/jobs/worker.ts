@@ -16,7 +16,7 @@ import { perRow } from '../../../core/resource/write/save';
 import { userResource } from '../../users/resources/user.resource';
 import type { ExecutionType, LogLevel } from './choices';
 import { classPath, JobFailed, JobLogLine, JobRetry, JobRun } from './job';
-import { JobQueue } from './job-queue';
+import { JOBS_CHANNEL, JobQueue } from './job-queue';
 import { JobRegistry } from './job-registry';
 import { jobLogEntryResource } from './resources/job-log-entry.resource';
 import { jobResultResource } from './resources/job-result.resource';
@@ -44,9 +44,10 @@ function describe(e: unknown): string {
 
 /**
  * The job worker of this process (JOBS_WORKER): every JOBS_POLL_INTERVAL_MS, and at once when
- * this process queues something, it moves due schedules into the queue and claims up to
- * JOBS_CONCURRENCY pending results (`FOR UPDATE SKIP LOCKED`: instances on one PostgreSQL or
- * MariaDB never claim the same run; PGlite has one process). Each run executes in a transaction
+ * this process queues something (or, on PostgreSQL, another instance signals it did), it moves
+ * due schedules into the queue and claims up to JOBS_CONCURRENCY pending results (`FOR UPDATE
+ * SKIP LOCKED`: instances on one PostgreSQL or MariaDB never claim the same run; PGlite has one
+ * process). Each run executes in a transaction
  * of its own, as the user who queued it; its log lines are written with its result afterwards,
  * so a run that fails keeps them. A failure is the run's FAILURE with the error and traceback,
  * never the process's. Shutdown stops polling and waits for the runs in progress.
@@ -74,8 +75,9 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.settings.JOBS_WORKER) return;
-    // Queued inside a transaction: look once it commits, outside it (the worker's statements must not join it).
-    this.queue.onQueued = () => this.db.afterCommit(() => this.kick());
+    // Queued here (once it commits, outside the transaction: the worker's statements must not join it) or by another instance.
+    this.queue.wake = () => this.kick();
+    this.db.feed.onSignal(JOBS_CHANNEL, () => this.kick());
     await this.jobs.ready;
     this.schedule();
   }
@@ -116,6 +118,7 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private async poll(): Promise<void> {
+    this.db.feed.keepListening();
     try {
       if (!(await this.anythingWaiting())) return;
       await this.enqueueDue();
