@@ -187,9 +187,9 @@ export function modelSchemas(registry: ResourceRegistry, def: ResourceDefinition
 export const COMMON_SCHEMAS: Record<string, Schema> = {
   BulkOperationRequest: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },
   ErrorDetail: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
-  FieldErrors: {
-    type: 'object',
-    description: 'What was wrong with the request: messages by field (`non_field_errors`, `__all__`: the object as a whole); a list body gets one such object per item',
-    additionalProperties: { type: 'array', items: { type: 'string' } },
+  BadRequest: {
+    description:
+      'What was wrong: for a body, messages by field (`non_field_errors`, `__all__`: the object as a whole), a list of such objects for a list body; for a parameter, `{"detail": "..."}`',
+    example: { name: ['This field is required.'] },
   },
 };

@@ -25,14 +25,33 @@ export const PerModelRoute = (feature: string, model: string) => ApiExtension(PE
 const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
 const answer = (description: string, schema?: Schema) => (schema ? { description, ...json(schema) } : { description });
 
-/** The errors every operation may answer, by status (each operation lists those that apply). */
-const ERRORS: Record<string, object> = {
-  400: answer('The request is invalid (a field, filter or parameter): nothing was changed', { oneOf: [ref('FieldErrors'), ref('ErrorDetail'), { type: 'array', items: ref('FieldErrors') }] }),
-  403: answer('Not authenticated, or not permitted', ref('ErrorDetail')),
-  404: answer('No such object (or not one the requester may view)', ref('ErrorDetail')),
-  409: answer('The change conflicts with other objects (protected by objects that refer to it, or a concurrent change): nothing was changed', ref('ErrorDetail')),
+/** The errors operations may answer (components.responses: each operation lists those that apply). */
+const ERRORS: Record<number, [name: string, response: object]> = {
+  400: ['BadRequest', answer('The request is invalid (a field, filter or parameter): nothing was changed', ref('BadRequest'))],
+  403: ['Forbidden', answer('Not authenticated, or not permitted', ref('ErrorDetail'))],
+  404: ['NotFound', answer('No such object (or not one the requester may view)', ref('ErrorDetail'))],
+  409: ['Conflict', answer('The change conflicts with other objects (protected by objects that refer to it, or a concurrent change): nothing was changed', ref('ErrorDetail'))],
 };
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ERRORS[s]]));
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/${ERRORS[s][0]}` }]));
+
+/** The query parameters every list takes (components.parameters). */
+const LIST_PARAMETERS: Record<string, object> = {
+  limit: { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Number of results to return per page.' },
+  offset: { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The initial index from which to return the results.' },
+  sort: { name: 'sort', in: 'query', required: false, schema: { type: 'string' }, description: 'Which field to use when ordering the results.' },
+  depth: { name: 'depth', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 10, default: 0 }, description: 'Serializer depth: related objects nested this many levels deep' },
+  q: { name: 'q', in: 'query', required: false, schema: { type: 'string' }, description: 'Search' },
+  id: {
+    name: 'id',
+    in: 'query',
+    required: false,
+    schema: { type: 'array', items: { type: 'string' } },
+    style: 'form',
+    explode: true,
+    description: 'Unique object identifier, either a UUID primary key or a composite key.',
+  },
+};
+const parameter = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
 /**
  * An operation id as Nautobot's (drf-spectacular's) schema spells them: the path's literal
@@ -77,16 +96,10 @@ function modelPaths(def: ResourceDefinition, n: ModelSchemaNames, version: strin
     .map((f) => f.name);
   const extra = Object.keys(def.filters ?? {}).filter((k) => k !== 'q' && !filters.includes(k));
   const array = (items: Schema) => ({ type: 'array', items });
-  const query = (name: string, schema: Schema, description?: string) => ({ name, in: 'query', required: false, schema, ...(description ? { description } : {}) });
-  const depth = query('depth', { type: 'integer', minimum: 0, maximum: 10, default: 0 }, 'Serializer depth: related objects nested this many levels deep');
+  const depth = parameter('depth');
   const listParams = [
-    query('limit', { type: 'integer', minimum: 0 }, 'Number of results to return per page.'),
-    query('offset', { type: 'integer', minimum: 0 }, 'The initial index from which to return the results.'),
-    query('sort', { type: 'string' }, 'Which field to use when ordering the results.'),
-    depth,
-    query('q', { type: 'string' }, 'Search'),
-    { ...query('id', array({ type: 'string', format: 'uuid' }), 'Unique object identifier, either a UUID primary key or a composite key.'), style: 'form', explode: true },
-    ...[...filters, ...extra].map((name) => ({ ...query(name, array({ type: 'string' })), style: 'form', explode: true })),
+    ...Object.keys(LIST_PARAMETERS).map(parameter),
+    ...[...filters, ...extra].map((name) => ({ name, in: 'query', required: false, schema: array({ type: 'string' }), style: 'form', explode: true })),
   ];
   const one = ref(n.read);
   const paths: Record<string, PathItem> = {
@@ -99,9 +112,10 @@ function modelPaths(def: ResourceDefinition, n: ModelSchemaNames, version: strin
   const body = (schema: Schema) => ({ required: true, ...json(schema) });
   if (offers(def, 'create')) {
     paths[list].post = op(list, 'post', {
-      description: `Create one or more ${def.verboseName} objects.`,
-      requestBody: body({ oneOf: [ref(n.request), array(ref(n.request))] }),
-      responses: { 201: answer('The objects created', { oneOf: [one, array(one)] }), ...errors(400, 403, 409) },
+      // One object, as the reference's document has it: a list of them creates them all (or none) and answers a list.
+      description: `Create one or more ${def.verboseName} objects (a list of them creates them all, or none).`,
+      requestBody: body(ref(n.request)),
+      responses: { 201: answer('The object created (a list for a list)', one), ...errors(400, 403, 409) },
     });
   }
   if (offers(def, 'update')) {
@@ -215,6 +229,8 @@ export class OpenApiDocuments {
       },
       paths: sorted as OpenAPIObject['paths'],
       components: {
+        parameters: LIST_PARAMETERS as never,
+        responses: Object.fromEntries(Object.values(ERRORS)) as never,
         schemas: Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]])) as never,
         securitySchemes: {
           tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token-based authentication with required prefix "Token"' },

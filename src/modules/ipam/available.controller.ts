@@ -24,8 +24,6 @@ const AVAILABLE_IPS_CAP = 1000;
 
 type Obj = Record<string, unknown>;
 
-/** What the document says of the endpoints: one object or a list, answered in kind. */
-const oneOrMany = (schema: object) => ({ oneOf: [schema, { type: 'array', items: schema }] });
 const STATUS = { description: 'The status of what is created: its UUID or name' };
 const IP_ALLOCATION = {
   type: 'object',
@@ -85,8 +83,8 @@ export class AvailableController {
   }
 
   @Post('available-ips')
-  @ApiBody({ required: true, schema: oneOrMany(IP_ALLOCATION) })
-  @ApiCreatedResponse({ description: 'The addresses created, one per object sent', schema: oneOrMany({ $ref: '#/components/schemas/IPAddress' }) })
+  @ApiBody({ required: true, description: 'One object (or a list of them: one address each)', schema: IP_ALLOCATION })
+  @ApiCreatedResponse({ description: 'The address created (a list for a list)', schema: { $ref: '#/components/schemas/IPAddress' } })
   @ApiNoContentResponse({ description: NOTHING_FREE })
   @Header('Allow', ALLOW)
   @ResourceRoute(ipAddressResource, 'add')
@@ -124,8 +122,8 @@ export class AvailableController {
   }
 
   @Post('available-prefixes')
-  @ApiBody({ required: true, schema: oneOrMany(PREFIX_LENGTH) })
-  @ApiCreatedResponse({ description: 'The prefixes created, one per object sent', schema: oneOrMany({ $ref: '#/components/schemas/Prefix' }) })
+  @ApiBody({ required: true, description: 'One object (or a list of them: one prefix each)', schema: PREFIX_LENGTH })
+  @ApiCreatedResponse({ description: 'The prefix created (a list for a list)', schema: { $ref: '#/components/schemas/Prefix' } })
   @ApiNoContentResponse({ description: NOTHING_FREE })
   @Header('Allow', ALLOW)
   @ResourceRoute(prefixResource, 'add')
