@@ -15,11 +15,14 @@ const RELATED = { type: 'object', properties: { id: { type: 'string', format: 'u
 function writeRef(target: ResourceDefinition): Schema {
   return {
     description: `A ${target.verboseName} (${objectType(target)}): its UUID, URL or natural key, or an object of attributes that identify one`,
-    oneOf: [{ type: 'string', format: 'uuid' }, { type: 'string' }, { type: 'object', additionalProperties: true }],
+    anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string' }, { type: 'object', additionalProperties: true }],
   };
 }
 
 const nullable = (s: Schema, n: boolean | undefined): Schema => (n ? { ...s, nullable: true } : s);
+
+/** A text choice that may be left blank (stored as "", shown as null). */
+const blankChoice = (f: Field & { kind: 'scalar' }) => !f.required && f.type === 'string';
 
 const SCALARS: Record<string, Schema> = {
   string: { type: 'string' },
@@ -39,7 +42,8 @@ function readSchema(f: Field): Schema {
     case 'scalar': {
       if (f.choices) {
         const values = f.choices.map((c) => c[0]);
-        return nullable({ type: 'object', properties: { value: { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: values }, label: { type: 'string' } } }, f.nullable);
+        // A blank choice reads as null.
+        return nullable({ type: 'object', properties: { value: { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: values }, label: { type: 'string' } } }, f.nullable || blankChoice(f));
       }
       return withLimits(f, f.listOf ? { type: 'array', items: f.listOf.choices ? { enum: f.listOf.choices.map((c) => c[0]) } : { type: f.listOf.type } } : { ...SCALARS[f.type] });
     }
@@ -76,7 +80,12 @@ function writeSchema(f: Field): Schema {
     case 'm2m':
       return f.single ? nullable(writeRef(f.target()), true) : { type: 'array', items: writeRef(f.target()) };
     case 'scalar':
-      if (f.choices) return nullable({ type: typeof f.choices[0][0] === 'number' ? 'integer' : 'string', enum: f.choices.map((c) => c[0]) }, f.nullable);
+      if (f.choices) {
+        // A choice is written as its value; one that may be blank also as "" (or null, as it reads).
+        const values: unknown[] = f.choices.map((c) => c[0]);
+        if (blankChoice(f) && !values.includes('')) values.push('');
+        return nullable({ type: typeof values[0] === 'number' ? 'integer' : 'string', enum: values }, f.nullable || blankChoice(f));
+      }
       return readSchema(f);
     default: {
       const s = { ...readSchema(f) };
@@ -140,8 +149,9 @@ export function modelSchemas(registry: ResourceRegistry, def: ResourceDefinition
       read[f.name] = f.readOnly || !writable(f) ? { ...readSchema(f), readOnly: true } : readSchema(f);
     }
     if (!writable(f)) continue;
-    // A foreign key with a default (a prefix's namespace) may be left out of a create.
-    const mustGive = fieldRequired(f, version) && !(f.kind === 'fk' && f.default);
+    // A foreign key with a default (a prefix's namespace) may be left out of a create, not of a
+    // PUT: the one schema of both says what both take.
+    const mustGive = fieldRequired(f, version);
     if (f.kind === 'gfk') {
       write[f.typeKey!] = { type: 'string', description: 'Object type (`app_label.model`)' };
       write[f.idKey!] = { type: 'string', format: 'uuid' };
