@@ -26,7 +26,6 @@ browserSuite('API documentation in a browser', (browser) => {
     const op = p.page.locator('#operations-tenancy-tenancy_tenants_create');
     await op.locator('.opblock-summary').click();
     await op.locator('.opblock-body').waitFor();
-    await screenshot(p.page, 'api-docs');
 
     await authorize(p);
 
@@ -39,6 +38,8 @@ browserSuite('API documentation in a browser', (browser) => {
     const shown = op.locator('.live-responses-table tbody .response-col_status').first();
     await shown.waitFor();
     expect(await shown.textContent()).toContain('201');
+    await op.locator('.responses-wrapper').evaluate((e) => e.scrollIntoView());
+    await screenshot(p.page, 'api-docs');
     const made = (await t.get('/api/tenancy/tenants/?name=Made%20with%20Try%20it%20out').expect(200)).body;
     expect(made.count).toBe(1);
     expect(made.results[0].description).toBe('from Swagger UI');
@@ -73,6 +74,7 @@ browserSuite('API documentation in a browser', (browser) => {
     const doc = (await t.http.get('/api/swagger.json').expect(200)).body;
     const operations = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).filter((o) => o.operationId));
     expect(await p.page.locator('[data-section-id*="/operation/"]').count()).toBe(operations.length);
+    await create.evaluate((e) => e.scrollIntoView());
     await screenshot(p.page, 'api-redoc');
     p.expectClean();
     await p.close();

@@ -35,7 +35,7 @@ const SWAGGER_START = `(function () {
     requestInterceptor: function (req) {
       if (req.loadSpec) return req;
       var accept = header(req.headers, 'accept');
-      var value = accept ? req.headers[accept] : 'application/json';
+      var value = accept && req.headers[accept] !== '*/*' ? req.headers[accept] : 'application/json';
       if (!/version=/.test(value)) req.headers[accept || 'Accept'] = value.split(',').map(function (t) { return t.trim() + '; version=' + version; }).join(', ');
       var auth = header(req.headers, 'authorization');
       if (auth && !/^(Token|Basic|Bearer) /i.test(req.headers[auth])) req.headers[auth] = 'Token ' + req.headers[auth];
