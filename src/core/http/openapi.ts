@@ -1,7 +1,7 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
 import { ApiExtension, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { NETKEEL_VERSION } from '../../version';
-import { listPath, offers, ResourceDefinition } from '../resource/definition';
+import { listPath, objectType, offers, ResourceDefinition } from '../resource/definition';
 import { fieldInVersion, OpenApiSchema } from '../resource/fields';
 import { ResourceRegistry } from '../resource/registry';
 import { COMMON_SCHEMAS, componentNames, modelSchemas, ModelSchemaNames, ref, schemaNames } from './openapi-schemas';
@@ -138,11 +138,11 @@ function modelPaths(def: ResourceDefinition, n: ModelSchemaNames, version: strin
  */
 function specialPaths(scanned: Record<string, PathItem>, models: Map<ResourceDefinition, ModelSchemaNames>): Record<string, PathItem> {
   const out: Record<string, PathItem> = {};
-  const add = (path: string, method: string, operation: Operation, page?: Schema) => {
+  const add = (path: string, method: string, operation: Operation) => {
     const o = { ...operation };
     delete o[PER_MODEL];
-    const ok = o.responses?.[200] ?? o.responses?.[201];
-    o.operationId = operationId(path, method, method === 'get' && (isPage(page) || isPage(ok?.content?.['application/json']?.schema)));
+    // A GET that answers a list (or a page) is `_list`, as drf-spectacular tells them apart.
+    o.operationId = operationId(path, method, method === 'get' && isPage(o.responses?.[200]?.content?.['application/json']?.schema));
     o.tags = [tagOf(path)];
     const statuses = [400, 403, ...(path.includes('{') ? [404] : []), ...(method === 'get' ? [] : [409])];
     o.responses = { ...errors(...statuses), ...(o.responses ?? {}) };
@@ -163,15 +163,15 @@ function specialPaths(scanned: Record<string, PathItem>, models: Map<ResourceDef
       const template = withSlash(rawPath);
       const at = template.indexOf('{model}/');
       const shape = new RegExp(`^${template.slice(0, at).replace(/\{app\}/, '[^/]+')}[^/]+/$`);
-      const target = [...models.entries()].find(([d]) => `${d.appLabel ?? d.app}.${d.model}` === perModel.model);
+      const target = [...models.entries()].find(([d]) => objectType(d) === perModel.model);
       for (const [def] of models) {
         if (!def.features.includes(perModel.feature) || !shape.test(listPath(def)) || !target) continue;
         const path = listPath(def) + template.slice(at + '{model}/'.length);
-        const names = target[1];
-        const page = ref(names.page);
+        const [model, names] = target;
         const o: Operation = { ...operation, description: operation.description ?? operation.summary };
-        o.responses = method === 'get' ? { 200: answer(`A page of ${target[0].verboseNamePlural}`, page) } : method === 'post' ? { 201: answer(`The ${target[0].verboseName} created`, ref(names.read)) } : o.responses;
-        add(path, method, o, method === 'get' ? page : undefined);
+        if (method === 'get') o.responses = { 200: answer(`A page of ${model.verboseNamePlural}`, ref(names.page)) };
+        if (method === 'post') o.responses = { 201: answer(`The ${model.verboseName} created`, ref(names.read)) };
+        add(path, method, o);
       }
     }
   }
