@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppOptions } from './app.module';
 import { pipelineMiddleware } from './core/http/pipeline.middleware';
 import { expressTrust } from './core/http/external';
-import { setupDocs } from './core/http/openapi';
+import { OpenApiDocuments } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
 import { installReply } from './core/http/reply';
@@ -45,7 +45,7 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
       basePath: opts.settings.BASE_PATH,
     }),
   );
-  setupDocs(app);
+  app.get(OpenApiDocuments).attach(app);
   app.enableShutdownHooks();
   await app.init();
   // Every route is registered by now: index them by their first path segments.

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../database/db';
 import type { Settings } from '../config/settings';
 import type { ResourceRegistry } from './resource/registry';
 import { listPath, type ResourceDefinition } from './resource/definition';
-import type { Constraint } from './resource/fields';
+import { compareVersions, type Constraint } from './resource/fields';
 
 export type Action = 'view' | 'add' | 'change' | 'delete';
 
@@ -99,8 +99,3 @@ export class RequestContext {
   }
 }
 
-export function compareVersions(a: string, b: string): number {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  return am - bm || an - bn;
-}

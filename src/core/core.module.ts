@@ -9,6 +9,8 @@ import { RootController } from './http/root.controller';
 import { PluginsController } from './plugins/plugins.controller';
 import { LoginController } from './http/login.controller';
 import { HealthController } from './http/health.controller';
+import { DocsController } from './http/docs.controller';
+import { OpenApiDocuments } from './http/openapi';
 import { CsvService } from './resource/csv/csv.service';
 import { ResourceService } from './resource/resource.service';
 import { GraphqlController } from './graphql/graphql.controller';
@@ -18,9 +20,9 @@ import { BrowsableApi } from './http/browsable';
 /** The engine's shared services, available to every app module's generated controllers. */
 @Global()
 @Module({
-  // PluginsController first: its /api/plugins/ and /api/apps/ come before the root's /api/<app>/.
-  controllers: [PluginsController, GraphqlController, RootController, LoginController, HealthController],
-  providers: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, RateLimiter, SessionService, UserStatusService, BrowsableApi],
+  // PluginsController and DocsController first: their /api/plugins/, /api/apps/, /api/docs/ ... come before the root's /api/<app>/.
+  controllers: [PluginsController, DocsController, GraphqlController, RootController, LoginController, HealthController],
+  providers: [OpenApiDocuments, ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, RateLimiter, SessionService, UserStatusService, BrowsableApi],
   exports: [ResourceService, CsvService, GraphqlService, ContextFactory, PermissionService, LoginThrottle, RateLimiter, SessionService, UserStatusService, BrowsableApi],
 })
 export class CoreModule {}

@@ -67,7 +67,7 @@ eachDatabase('API conventions', (t) => {
       expect(doc.body.paths['/api/dcim/locations/'].get).toBeDefined();
       expect(doc.body.paths['/api/dcim/locations/{id}/'].patch).toBeDefined();
       expect(doc.body.components.schemas.Location.properties.tree_depth).toBeDefined();
-      expect(doc.body.components.schemas.WritableLocation.required).toEqual(expect.arrayContaining(['name', 'location_type', 'status']));
+      expect(doc.body.components.schemas.LocationRequest.required).toEqual(expect.arrayContaining(['name', 'location_type', 'status']));
     });
 
     it('answers unknown API paths with {"detail": "Not found."}', async () => {

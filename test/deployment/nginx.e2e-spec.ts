@@ -176,8 +176,9 @@ http {
         const logout = await request(proxy).post(`${prefix}/logout/`).set('Host', PUBLIC).set('Cookie', cookie).type('form').send({ csrfmiddlewaretoken: csrf }).expect(303);
         expect(logout.headers.location).toBe(`${prefix}/login/`);
         const docs = await get(`${prefix}/api/docs/`, null).expect(200);
-        expect(docs.text).toContain('src="./swagger-ui-bundle.js"');
-        await get(`${prefix}/api/docs/swagger-ui-bundle.js`, null).expect(200);
+        expect(docs.text).toContain(`src="${prefix}/api/docs/static/swagger-ui-bundle.js"`);
+        expect(docs.text).toContain(`data-url="${prefix}/api/swagger.json?api_version=2.4"`);
+        await get(`${prefix}/api/docs/static/swagger-ui-bundle.js`, null).expect(200);
         const doc = JSON.parse((await get(`${prefix}/api/swagger.json`, null).expect(200)).text);
         expect(doc.servers).toEqual([{ url: base }]);
       });

@@ -217,8 +217,9 @@ describe('BASE_PATH', () => {
     expect(page.text).toContain('<a href="http://netkeel.example.com/netkeel/api/dcim/locations/">');
     expect(page.text).toContain(`<a href="${BASE}/api/"><strong>netkeel</strong></a>`);
     const docs = await t.get(`${BASE}/api/docs/`, null).expect(200);
-    expect(docs.text).toContain('src="./swagger-ui-init.js"');
-    await t.get(`${BASE}/api/docs/swagger-ui-init.js`, null).expect(200);
+    expect(docs.text).toContain(`src="${BASE}/api/docs/static/swagger-init.js"`);
+    expect(docs.text).toContain(`data-url="${BASE}/api/swagger.json?api_version=2.4"`);
+    await t.get(`${BASE}/api/docs/static/swagger-init.js`, null).expect(200);
     const doc = JSON.parse((await t.get(`${BASE}/api/swagger.json`, null).expect(200)).text);
     expect(doc.servers).toEqual([{ url: 'http://netkeel.example.com/netkeel' }]);
     expect(doc.paths['/api/dcim/locations/']).toBeDefined();

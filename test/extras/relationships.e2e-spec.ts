@@ -338,7 +338,7 @@ eachDatabase(
       expect(options.actions.POST.relationships).toMatchObject({ type: 'json', read_only: false, label: 'Relationships' });
       const doc = (await t().get('/api/swagger.json/').expect(200)).body;
       expect(JSON.stringify(doc.components?.schemas?.Tenant?.properties?.relationships ?? null)).toContain('additionalProperties');
-      expect(doc.components.schemas.WritableTenant.properties).toHaveProperty('relationships');
+      expect(doc.components.schemas.TenantRequest.properties).toHaveProperty('relationships');
     });
 
     it('renders include=relationships for a page in a bounded number of statements', async () => {

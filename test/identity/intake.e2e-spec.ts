@@ -21,12 +21,12 @@ eachDatabase(
           '/api/identity/sources/',
           '/api/identity/external-identities/{id}/',
           '/api/identity/external-identity-roles/',
-          '/api/identity/sources/{slug}/identities/{sorId}',
-          '/api/identity/external-identities/{id}/history',
+          '/api/identity/sources/{slug}/identities/{sorId}/',
+          '/api/identity/external-identities/{id}/history/',
           '/api/identity/user-links/',
         ]),
       );
-      expect(Object.keys(docs.body.paths['/api/identity/sources/{slug}/identities/{sorId}']).sort()).toEqual(['delete', 'get', 'put']);
+      expect(Object.keys(docs.body.paths['/api/identity/sources/{slug}/identities/{sorId}/']).sort()).toEqual(['delete', 'get', 'put']);
     });
 
     it('creates an identity (201) with its roles, and a user without a password that joins the mapped groups', async () => {

@@ -287,7 +287,7 @@ eachDatabase('IPAM rules', (t) => {
 
   it('documents the special endpoints', async () => {
     const doc = (await t().get('/api/swagger.json').expect(200)).body;
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/ipam/prefixes/', '/api/ipam/prefixes/{id}/available-ips', '/api/ipam/prefixes/{id}/available-prefixes']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/ipam/prefixes/', '/api/ipam/prefixes/{id}/available-ips/', '/api/ipam/prefixes/{id}/available-prefixes/']));
   });
 
   it('lists a page of 1,000 addresses and creates 1,000 with parents in a bounded number of statements', async () => {

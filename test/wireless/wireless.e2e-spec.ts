@@ -108,7 +108,7 @@ eachDatabase('wireless', (t) => {
     });
     expect(meta.allowed_channel_list).toMatchObject({ type: 'list', child: { type: 'integer' } });
     expect(meta.supported_data_rates).toMatchObject({ type: 'list', read_only: false });
-    const schema = (await get('/api/swagger.json')).components.schemas.WritableRadioprofile.properties;
+    const schema = (await get('/api/swagger.json')).components.schemas.WritableRadioProfileRequest.properties;
     expect(schema.channel_width).toMatchObject({ type: 'array', items: { enum: [20, 40, 80, 160] } });
     expect(schema.allowed_channel_list).toMatchObject({ type: 'array', items: { type: 'integer' } });
 

@@ -1,12 +1,13 @@
 import { Controller, Get, Param, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedReads, Public } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
 import { wantsHtml } from '../http/reply';
 import { externalPath, NkRequest, parseBody } from '../http/request';
 import { BadRequestError, NotFoundError } from '../resource/errors';
-import { EXPLORER_CSP, explorerFile, explorerPage } from './explorer';
+import { explorerFile, explorerPage } from './explorer';
+import { SCRIPTED_PAGE_CSP } from '../http/page-files';
 import { GraphqlService } from './graphql.service';
 
 /**
@@ -42,7 +43,7 @@ export class GraphqlController {
     if (wantsHtml(req)) {
       return new ApiResponse(200, explorerPage(externalPath(req, '')), {
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': EXPLORER_CSP,
+        'Content-Security-Policy': SCRIPTED_PAGE_CSP,
         'X-Frame-Options': 'DENY',
       });
     }
@@ -51,6 +52,7 @@ export class GraphqlController {
   }
 
   @Get('static/:file')
+  @ApiExcludeEndpoint()
   @Public()
   asset(@Param('file') file: string) {
     const found = explorerFile(file);

@@ -7,13 +7,6 @@ import { negotiateVersion } from './versioning';
 import { externalView, ForwardedHeaderError, trustTest } from './external';
 import { applyFormSubmission, isApiFormPost } from './method-override';
 
-/**
- * Swagger UI at /api/docs/: its own scripts and styles (inline styles included), requests to
- * this origin only, never in a frame.
- */
-export const DOCS_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
 export interface PipelineOptions {
   maxBodySize: number;
   allowedHosts?: string[];
@@ -43,7 +36,7 @@ export function pipelineMiddleware(opts: PipelineOptions) {
   const trusted = trustTest(opts.trustProxy ?? ['loopback']);
   return (req: NkRequest, res: Response, next: NextFunction) => {
     // No response is to be sniffed into another type or framed; API answers (a new token's key,
-    // objects a user may see) are not to be kept by any cache. Swagger UI's files may be.
+    // objects a user may see) are not to be kept by any cache. The documentation's files may be.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
@@ -80,7 +73,6 @@ export function pipelineMiddleware(opts: PipelineOptions) {
     const url = req.originalUrl;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if (path.startsWith('/api/docs')) res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (!isStaticAsset(path)) res.setHeader('Cache-Control', 'no-store');
     // URLs in responses are built from the host the client used: only names this service answers to.
     if (!hostAllowed(ext.host) && !PROBES.has(path)) {
@@ -138,7 +130,7 @@ export function hostCheck(allowed: string[]): (host: string) => boolean {
   };
 }
 
-/** Files (the OpenAPI document, Swagger UI assets) are not API resources and take no slash. */
+/** Files (the OpenAPI document, the documentation pages' scripts) are not API resources and take no slash. */
 function isStaticAsset(path: string): boolean {
   return /\.[a-z0-9]+$/i.test(path.slice(path.lastIndexOf('/') + 1));
 }

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { SETTINGS } from '../../config/settings.module';
 import { databaseKind, Settings } from '../../config/settings';
 import { Db } from '../../database/db';
@@ -25,7 +26,9 @@ export class RootController {
     @Inject(LOADED_PLUGINS) private readonly plugins: NetkeelPlugin[],
   ) {}
 
+  // The roots only list links: the document leaves them out, as the reference's does.
   @Get()
+  @ApiExcludeEndpoint()
   @Authenticated()
   root(@Req() req: NkRequest) {
     const base = baseUrl(req);
@@ -77,6 +80,7 @@ export class RootController {
   }
 
   @Get(':app')
+  @ApiExcludeEndpoint()
   @Authenticated()
   appRoot(@Req() req: NkRequest) {
     const app = String(req.params.app);

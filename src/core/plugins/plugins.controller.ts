@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { Authenticated } from '../auth/decorators';
 import { NotFoundError, PermissionDeniedError } from '../resource/errors';
 import { ResourceRegistry } from '../resource/registry';
@@ -42,12 +43,14 @@ export class PluginsController {
   }
 
   @Get('plugins')
+  @ApiExcludeEndpoint()
   @Authenticated()
   pluginsRoot(@Req() req: NkRequest) {
     return this.roots(req, ['installed-plugins', `${baseUrl(req)}/api/plugins/installed-plugins/`]);
   }
 
   @Get('apps')
+  @ApiExcludeEndpoint()
   @Authenticated()
   appsRoot(@Req() req: NkRequest) {
     return this.roots(req, ['installed-apps', `${baseUrl(req)}/api/apps/installed-apps/`]);
@@ -66,6 +69,7 @@ export class PluginsController {
   }
 
   @Get('plugins/:plugin')
+  @ApiExcludeEndpoint()
   @Authenticated()
   pluginRoot(@Req() req: NkRequest) {
     const plugin = this.plugins.find((p) => p.baseUrl === req.params.plugin);

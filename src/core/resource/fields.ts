@@ -8,6 +8,30 @@ export type Choices = readonly (readonly [value: string | number, label: string]
 export type Constraint = Record<string, unknown>;
 export type VersionRange = { min?: string; max?: string };
 
+/** Compares API versions as numbers ("2.10" > "2.4"). */
+export function compareVersions(a: string, b: string): number {
+  const [am, an] = a.split('.').map(Number);
+  const [bm, bn] = b.split('.').map(Number);
+  return am - bm || an - bn;
+}
+
+/** Is an API version within a range (both ends included; no range: every version)? */
+export function inVersions(range: VersionRange | undefined, version: string): boolean {
+  if (!range) return true;
+  if (range.min && compareVersions(version, range.min) < 0) return false;
+  if (range.max && compareVersions(version, range.max) > 0) return false;
+  return true;
+}
+
+/** Is a field part of an API version (`versions`)? */
+export const fieldInVersion = (f: Field, version: string): boolean => inVersions(f.versions, version);
+
+/** Is a field shown on read in an API version (part of it, and in `readVersions`)? */
+export const fieldReadable = (f: Field, version: string): boolean => inVersions(f.versions, version) && inVersions(f.readVersions, version);
+
+/** Must a create (or a PUT) give the field in an API version (`required`, or `requiredVersions` naming the version)? */
+export const fieldRequired = (f: Field, version: string): boolean => !!f.required || (!!f.requiredVersions && inVersions(f.requiredVersions, version));
+
 interface BaseField {
   /** Filled in by defineResource from the key of the `fields` map. */
   name: string;
@@ -27,6 +51,8 @@ interface BaseField {
   sortColumns?: string[];
   /** API versions in which the field is shown on read (default: all in which it exists); write-only elsewhere. */
   readVersions?: VersionRange;
+  /** API versions in which a create (or PUT) must give the field, where it is not `required` in all. */
+  requiredVersions?: VersionRange;
 }
 
 export type ScalarType = 'string' | 'text' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid';

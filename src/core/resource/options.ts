@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context';
 import { offers, type ResourceDefinition } from './definition';
-import type { Field } from './fields';
+import { fieldInVersion, fieldRequired, type Field } from './fields';
 import { writable } from './serialize/input';
 import { scopeConstraints } from './query/scope';
 
@@ -56,7 +56,7 @@ function fieldInfo(ctx: RequestContext, f: Field): Info | null {
       info.type = (f.schema.type as string) ?? 'field';
       break;
   }
-  info.required = !!f.required && !readOnly;
+  info.required = fieldRequired(f, ctx.apiVersion) && !readOnly;
   info.read_only = readOnly;
   info.label = titleCase(lbl);
   if (f.help) info.help_text = f.help;
@@ -84,10 +84,7 @@ export async function optionsMetadata(ctx: RequestContext, def: ResourceDefiniti
     natural_slug: { type: 'string', required: false, read_only: true, label: 'Natural slug' },
   };
   for (const f of Object.values(def.fields)) {
-    if (f.versions) {
-      if (f.versions.min && !ctx.versionAtLeast(f.versions.min)) continue;
-      if (f.versions.max && ctx.versionAtLeast(f.versions.max) && ctx.apiVersion !== f.versions.max) continue;
-    }
+    if (!fieldInVersion(f, ctx.apiVersion)) continue;
     const info = fieldInfo(ctx, f);
     if (!info) continue;
     if (f.kind === 'gfk') {

@@ -1,4 +1,6 @@
 import { Controller, Get, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { PerModelRoute } from '../../core/http/openapi';
 import { RequirePermission } from '../../core/auth/decorators';
 import { ApiResponse } from '../../core/http/api-response';
 import { ContextFactory } from '../../core/http/context.factory';
@@ -36,6 +38,8 @@ export class NotesController {
   }
 
   @Get()
+  @PerModelRoute('notes', NOTE_TYPE)
+  @ApiOperation({ description: "List the notes of an object." })
   @RequirePermission('extras.view_note')
   async list(@Req() req: NkRequest) {
     const { def, notes } = this.target(req);
@@ -49,6 +53,9 @@ export class NotesController {
   }
 
   @Post()
+  @PerModelRoute('notes', NOTE_TYPE)
+  @ApiOperation({ description: 'Add a note to an object.' })
+  @ApiBody({ required: true, schema: { type: 'object', required: ['note'], properties: { note: { type: 'string', description: 'The note (Markdown)' } } } })
   @RequirePermission('extras.add_note')
   async create(@Req() req: NkRequest) {
     const { def, notes } = this.target(req);

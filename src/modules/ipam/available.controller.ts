@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
 import { ResourceRoute } from '../../core/auth/decorators';
 import type { RequestContext } from '../../core/context';
 import { ApiResponse } from '../../core/http/api-response';
@@ -22,6 +23,24 @@ const ALLOW = 'GET, POST, HEAD, OPTIONS';
 const AVAILABLE_IPS_CAP = 1000;
 
 type Obj = Record<string, unknown>;
+
+const STATUS = { description: 'The status of what is created: its UUID or name' };
+const IP_ALLOCATION = {
+  type: 'object',
+  required: ['status'],
+  description: 'The fields of the new IP address (as for a create) but its address, parent and namespace, which come from the prefix',
+  properties: { status: STATUS, type: { type: 'string' }, dns_name: { type: 'string' }, description: { type: 'string' } },
+  additionalProperties: true,
+};
+const PREFIX_LENGTH = {
+  type: 'object',
+  required: ['prefix_length', 'status'],
+  description: 'The length of the new prefix, and its fields (as for a create) but its prefix and namespace, which come from the parent',
+  properties: { prefix_length: { type: 'integer', minimum: 0, maximum: 128 }, status: STATUS, type: { type: 'string' }, description: { type: 'string' } },
+  additionalProperties: true,
+};
+const FREE = (key: string) => ({ type: 'array', items: { type: 'object', properties: { ip_version: { type: 'integer', enum: [4, 6] }, [key]: { type: 'string' } } } });
+const NOTHING_FREE = 'The prefix has not enough free space for the request: nothing was created';
 
 /** A POST body: one object or a list of objects; returns the list and whether it was a list. */
 function items(body: unknown): { list: Obj[]; many: boolean } {
@@ -49,6 +68,7 @@ export class AvailableController {
   ) {}
 
   @Get('available-ips')
+  @ApiOkResponse({ description: 'Free addresses of the prefix, in order', schema: FREE('address') })
   @Header('Allow', ALLOW)
   @ResourceRoute(prefixResource, 'view')
   async listIps(@Req() req: NkRequest) {
@@ -63,6 +83,9 @@ export class AvailableController {
   }
 
   @Post('available-ips')
+  @ApiBody({ required: true, description: 'One object (or a list of them: one address each)', schema: IP_ALLOCATION })
+  @ApiCreatedResponse({ description: 'The address created (a list for a list)', schema: { $ref: '#/components/schemas/IPAddress' } })
+  @ApiNoContentResponse({ description: NOTHING_FREE })
   @Header('Allow', ALLOW)
   @ResourceRoute(ipAddressResource, 'add')
   async allocateIps(@Req() req: NkRequest) {
@@ -87,6 +110,7 @@ export class AvailableController {
   }
 
   @Get('available-prefixes')
+  @ApiOkResponse({ description: 'Free blocks of the prefix, as CIDR prefixes', schema: FREE('prefix') })
   @Header('Allow', ALLOW)
   @ResourceRoute(prefixResource, 'view')
   async listPrefixes(@Req() req: NkRequest) {
@@ -98,6 +122,9 @@ export class AvailableController {
   }
 
   @Post('available-prefixes')
+  @ApiBody({ required: true, description: 'One object (or a list of them: one prefix each)', schema: PREFIX_LENGTH })
+  @ApiCreatedResponse({ description: 'The prefix created (a list for a list)', schema: { $ref: '#/components/schemas/Prefix' } })
+  @ApiNoContentResponse({ description: NOTHING_FREE })
   @Header('Allow', ALLOW)
   @ResourceRoute(prefixResource, 'add')
   async allocatePrefixes(@Req() req: NkRequest) {

@@ -9,7 +9,8 @@ import type { Constraint, ContentTypesField, Field, ForeignKeyField, ManyToManyF
 import type { RelatedSet } from '../registry';
 import { descendantIds } from './tree';
 import { contentTypesContains, contentTypesLeaf, discriminator, LinkFrom, links, relatedExists } from './relations';
-import { fieldInVersion, lookupsFor, numberSearch, unalias } from './lookups';
+import { lookupsFor, numberSearch, unalias } from './lookups';
+import { fieldInVersion } from '../fields';
 import { IdResolver } from './ids';
 import { DJANGO_ALIASES, FilterMode, genericPart, NEGATED, NON_FILTER_PARAMS, NONE, nextAlias, NUMBER_LOOKUPS, scalarCondition, STRING_LOOKUPS, TIMESTAMPS, naturalFilterField, escapeLike } from './lookups';
 import { isUuid, parseBoolean, parseUuid, ValueError } from './values';
@@ -260,7 +261,7 @@ export class FilterCompiler {
         return { steps, leaf: { def: cur, alias: '', field: rel }, lookup };
       }
       if (f !== 'id' && f.filter === false && mode !== 'constraint') throw new UnknownFilterError(key);
-      if (f !== 'id' && f.versions && !fieldInVersion(this.ctx, f)) throw new UnknownFilterError(key);
+      if (f !== 'id' && !fieldInVersion(f, this.ctx.apiVersion)) throw new UnknownFilterError(key);
       if (rest > 0 && f !== 'id' && (f.kind === 'fk' || f.kind === 'm2m')) {
         const target = f.target();
         const next = segs[i + 1] === 'pk' && mode !== 'query' ? 'id' : segs[i + 1];

@@ -2,7 +2,6 @@ import type { Dialect } from '../../../database/dialect';
 import { ident, inList, or, raw, Sql, sql } from '../../../database/sql';
 import { ownMap, ResourceDefinition } from '../definition';
 import type { Field, ScalarField } from '../fields';
-import type { RequestContext } from '../../context';
 import { parseBoolean, parseDate, parseDateTime, parseDecimal, parseInteger, parseUuid, ValueError } from './values';
 
 /**
@@ -185,15 +184,6 @@ export function lookupsFor(f: Field | 'id', mode: FilterMode): string[] {
       return [];
   }
 }
-/** Is a field part of the request's API version (`versions`)? */
-export function fieldInVersion(ctx: RequestContext, f: Field): boolean {
-  const v = f.versions;
-  if (!v) return true;
-  if (v.min && !ctx.versionAtLeast(v.min)) return false;
-  if (v.max && ctx.versionAtLeast(v.max) && ctx.apiVersion !== v.max) return false;
-  return true;
-}
-
 /**
  * `q` over a number field: an exact match, and only when the text is a number the column can hold
  * (`q=5.5` or a 30-digit number against an integer column matches nothing, not a 400).

@@ -3,7 +3,7 @@ import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ModelExtension } from '../extension';
-import type { ContentTypesField, Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField, ReverseKey } from '../fields';
+import { fieldInVersion, fieldReadable, type ContentTypesField, type Field, type ForeignKeyField, type GenericForeignKeyField, type ManyToManyField, type ReverseKey } from '../fields';
 import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
@@ -38,21 +38,12 @@ export class Representer {
 
   /** Fields visible in the request's API version. */
   visible(f: Field): boolean {
-    if (!f.versions) return true;
-    const { min, max } = f.versions;
-    if (min && !this.ctx.versionAtLeast(min)) return false;
-    if (max && this.ctx.versionAtLeast(max) && this.ctx.apiVersion !== max) return false;
-    return true;
+    return fieldInVersion(f, this.ctx.apiVersion);
   }
 
   /** Fields shown on read in the request's API version. */
   readable(f: Field): boolean {
-    if (!this.visible(f)) return false;
-    if (!f.readVersions) return true;
-    const { min, max } = f.readVersions;
-    if (min && !this.ctx.versionAtLeast(min)) return false;
-    if (max && this.ctx.versionAtLeast(max) && this.ctx.apiVersion !== max) return false;
-    return true;
+    return fieldReadable(f, this.ctx.apiVersion);
   }
 
   private async load(def: ResourceDefinition, rows: Row[], depth: number, root: boolean, opts: ReadOptions): Promise<Batch> {

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context';
 import type { ResourceDefinition, WriteContext } from '../definition';
 import type { FieldErrors } from '../errors';
 import type { ModelExtension } from '../extension';
-import type { Field, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
+import type { ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
 import type { ReferenceResolver, RefSpec } from '../serialize/references';
 
 /** What one write (a request's create, update or delete) carries through its stages. */
@@ -52,15 +52,6 @@ export function newItem(index: number, id: string, existing: Row | null): Item {
 }
 
 export const INSERT_CHUNK = 500;
-
-/** Is a field part of the request's API version? */
-export function fieldVisible(ctx: RequestContext, f: Field): boolean {
-  if (!f.versions) return true;
-  const { min, max } = f.versions;
-  if (min && !ctx.versionAtLeast(min)) return false;
-  if (max && ctx.versionAtLeast(max) && ctx.apiVersion !== max) return false;
-  return true;
-}
 
 /** A stored row with JSON columns parsed (MariaDB returns them as text), for rules to read. */
 export function storedValues(def: ResourceDefinition, row: Row): Row {

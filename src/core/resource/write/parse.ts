@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Row } from '../../../database/db';
 import { objectType, ResourceDefinition } from '../definition';
-import type { Field } from '../fields';
+import { fieldInVersion, fieldRequired, type Field } from '../fields';
 import { isUuid, parseUuid, ValueError } from '../query/values';
 import { addError, NOT_NULL, parseCompositeInput, parseScalarInput, REQUIRED, writable } from '../serialize/input';
 import { parseRef } from '../serialize/references';
-import { fieldVisible, Item, newItem, same, WriteMode, WriteRun } from './item';
+import { Item, newItem, same, WriteMode, WriteRun } from './item';
 
 /** The first stage of a write: what the client sent, field by field, into an item (column values, references to resolve, errors). */
 export function parse(run: WriteRun, def: ResourceDefinition, input: Record<string, unknown>, index: number, mode: WriteMode, existing: Row | null): Item {
@@ -20,12 +20,12 @@ export function parse(run: WriteRun, def: ResourceDefinition, input: Record<stri
   }
   const full = mode !== 'patch';
   for (const f of Object.values(def.fields)) {
-    if (!writable(f) || !fieldVisible(run.ctx, f)) continue;
+    if (!writable(f) || !fieldInVersion(f, run.ctx.apiVersion)) continue;
     const keys = f.kind === 'gfk' ? [f.typeKey!, f.idKey!, f.name] : [f.name];
     const present = keys.some((k) => k in input);
     if (!present) {
       const hasDefault = mode === 'create' && f.kind === 'fk' && !!f.default;
-      if (full && f.required && !hasDefault) addError(item.errors, f.kind === 'gfk' ? f.typeKey! : f.name, REQUIRED);
+      if (full && fieldRequired(f, run.ctx.apiVersion) && !hasDefault) addError(item.errors, f.kind === 'gfk' ? f.typeKey! : f.name, REQUIRED);
       continue;
     }
     try {

@@ -1,4 +1,5 @@
 import { All, Controller, Get, Header, Options, Req } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse } from '@nestjs/swagger';
 import { Authenticated } from '../../../core/auth/decorators';
 import { ContextFactory } from '../../../core/http/context.factory';
 import type { NkRequest } from '../../../core/http/request';
@@ -21,6 +22,7 @@ export class ContentTypesController {
   constructor(private readonly contexts: ContextFactory) {}
 
   @Get()
+  @ApiOkResponse({ description: 'A page of content types', schema: { type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: { type: 'object' } } } } })
   @Header('Allow', ALLOW)
   @Authenticated()
   async list(@Req() req: NkRequest) {
@@ -71,8 +73,9 @@ export class ContentTypesController {
     return { name: 'Content Type Instance', description: '', renders: ['application/json'], parses: ['application/json'] };
   }
 
-  /** Writes are refused, as on every read-only endpoint. */
+  /** Writes are refused, as on every read-only endpoint (the document lists what is offered). */
   @All()
+  @ApiExcludeEndpoint()
   @Header('Allow', ALLOW)
   @Authenticated()
   refuseList(@Req() req: NkRequest) {
@@ -80,6 +83,7 @@ export class ContentTypesController {
   }
 
   @All(':id')
+  @ApiExcludeEndpoint()
   @Header('Allow', ALLOW)
   @Authenticated()
   refuseDetail(@Req() req: NkRequest) {

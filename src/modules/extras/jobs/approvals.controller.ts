@@ -1,4 +1,5 @@
 import { Controller, Header, Post, Req } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { ResourceRoute } from '../../../core/auth/decorators';
 import type { Action, RequestContext } from '../../../core/context';
 import { ApiResponse } from '../../../core/http/api-response';
@@ -47,6 +48,7 @@ export class ApprovalsController {
   ) {}
 
   @Post('approve')
+  @ApiOkResponse({ description: 'The approved scheduled job' })
   @Header('Allow', ALLOW)
   @ResourceRoute(scheduledJobResource, 'change')
   async approve(@Req() req: NkRequest) {
@@ -81,6 +83,7 @@ export class ApprovalsController {
   }
 
   @Post('deny')
+  @ApiOkResponse({ description: 'Denied: the scheduled job is deleted' })
   @Header('Allow', ALLOW)
   @ResourceRoute(scheduledJobResource, 'delete')
   async deny(@Req() req: NkRequest) {
@@ -95,6 +98,7 @@ export class ApprovalsController {
   }
 
   @Post('dry-run')
+  @ApiOkResponse({ description: 'The dry run: its job result' })
   @Header('Allow', ALLOW)
   @ResourceRoute(scheduledJobResource, 'view')
   async dryRun(@Req() req: NkRequest) {

@@ -1,4 +1,5 @@
 import { Controller, Get, Post, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiResponse as ApiAnswer } from '@nestjs/swagger';
 import { RequirePermission, ResourceRoute } from '../../../core/auth/decorators';
 import type { Action } from '../../../core/context';
 import { ApiResponse } from '../../../core/http/api-response';
@@ -106,6 +107,8 @@ export class JobsController {
   }
 
   @Post('api/extras/jobs/:id/run')
+  @ApiCreatedResponse({ description: 'The run: its job result (and scheduled job, when scheduled)' })
+  @ApiAnswer({ status: 405, description: 'The job cannot run here: not installed, its code not found, or run by netkeel itself' })
   @RequirePermission('extras.run_job')
   async run(@Req() req: NkRequest) {
     const ctx = this.contexts.create(req);

@@ -73,6 +73,7 @@ export const relationshipsExtension: ModelExtension = {
             properties: {
               id: { type: 'string', format: 'uuid', readOnly: true },
               url: { type: 'string', format: 'uri', readOnly: true },
+              name: { type: 'string', readOnly: true },
               label: { type: 'string', readOnly: true },
               type: { type: 'string', readOnly: true, example: 'one-to-many' },
               source: sideSchema,

@@ -13,12 +13,21 @@ export const familyField = () =>
     (r) => FAMILIES[Number(r.ip_version)] ?? { value: Number(r.ip_version), label: `IPv${Number(r.ip_version)}` },
   );
 
-/** `locations` (API 2.2+) and the legacy single `location` (shown in 2.0/2.1, write-only after) over one through table. */
-export const locationFields = (table: string, source: string) => {
+/**
+ * `locations` (API 2.2+) and the legacy single `location` (shown in 2.0/2.1, write-only after)
+ * over one through table; `requiredBefore22`: a create in 2.0/2.1 must name the location (prefixes).
+ */
+export const locationFields = (table: string, source: string, requiredBefore22 = false) => {
   const through = { table, source, target: 'location_id' };
   return {
     locations: field.manyToMany(() => locationResource, through, { writable: true, tree: true, versions: { min: '2.2' } }),
-    location: field.manyToMany(() => locationResource, through, { writable: true, single: true, tree: true, readVersions: { max: '2.1' } }),
+    location: field.manyToMany(() => locationResource, through, {
+      writable: true,
+      single: true,
+      tree: true,
+      readVersions: { max: '2.1' },
+      ...(requiredBefore22 ? { requiredVersions: { max: '2.1' } } : {}),
+    }),
   };
 };
 

@@ -75,7 +75,7 @@ export const prefixResource = defineResource({
     type: field.choice(PREFIX_TYPES, { default: 'network', maxLength: 50 }),
     parent: field.foreignKey(() => prefixResource, { readOnly: true, nullable: true, onDelete: 'setNull', dbOnDelete: 'restrict', help: 'The parent Prefix of this Prefix.' }),
     ip_version: field.integer({ readOnly: true, label: 'IP Version' }),
-    ...locationFields('ipam_prefixlocationassignment', 'prefix_id'),
+    ...locationFields('ipam_prefixlocationassignment', 'prefix_id', true),
     namespace: field.foreignKey(() => namespaceResource, { onDelete: 'protect', default: globalNamespace }),
     vlan: field.foreignKey(() => vlanResource, { nullable: true, onDelete: 'protect', label: 'VLAN' }),
     rir: field.foreignKey(() => rirResource, { nullable: true, onDelete: 'protect', label: 'RIR' }),
@@ -112,7 +112,6 @@ export const prefixResource = defineResource({
   features: ['tags', 'customFields', 'notes', 'locations'],
   async rules(s, w) {
     const errors: FieldErrors = {};
-    if (s.create && !w.ctx.versionAtLeast('2.2') && !s.touched.has('location')) errors.location = ['This field is required.'];
     if (!s.values.namespace_id) errors.namespace = ['This field is required.'];
     if (!s.existing) return errors;
     const netChanged = ['network', 'prefix_length', 'ip_version'].some((c) => !same(s.existing![c], s.values[c]));

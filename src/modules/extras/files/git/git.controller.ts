@@ -1,5 +1,5 @@
 import { Controller, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../../../../core/auth/decorators';
 import { ApiResponse } from '../../../../core/http/api-response';
 import { ContextFactory } from '../../../../core/http/context.factory';
@@ -33,6 +33,7 @@ export class GitSyncController {
   ) {}
 
   @Post()
+  @ApiOkResponse({ description: 'The sync is queued: its job result' })
   @ApiOperation({ summary: 'Enqueue pull git repository and refresh data.' })
   @Authenticated()
   async sync(@Req() req: NkRequest) {
