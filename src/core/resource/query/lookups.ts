@@ -1,7 +1,8 @@
 import type { Dialect } from '../../../database/dialect';
 import { ident, inList, or, raw, Sql, sql } from '../../../database/sql';
 import { ownMap, ResourceDefinition } from '../definition';
-import type { Field, ScalarField } from '../fields';
+import { fieldInVersion, type Field, type ScalarField } from '../fields';
+import type { RequestContext } from '../../context';
 import { parseBoolean, parseDate, parseDateTime, parseDecimal, parseInteger, parseUuid, ValueError } from './values';
 
 /**
@@ -212,7 +213,7 @@ export function plainFilterFields(ctx: RequestContext, def: ResourceDefinition):
     (f) =>
       f.filter !== false &&
       !f.writeOnly &&
-      fieldInVersion(ctx, f) &&
+      fieldInVersion(f, ctx.apiVersion) &&
       (f.kind === 'fk' || f.kind === 'm2m' || f.kind === 'contentTypes' || (f.kind === 'scalar' && f.type !== 'json' && !f.listOf)) &&
       lookupsFor(f, 'query').includes(''),
   );
