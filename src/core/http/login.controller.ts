@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Post, Req } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as cookie from 'cookie';
 import { CREDENTIAL_STORE, CredentialStore } from '../auth/auth.types';
@@ -97,8 +98,9 @@ export class LoginController {
     return redirect(next, session);
   }
 
-  /** The stylesheet of every browsable page (their CSP allows no inline style). */
+  /** The stylesheet of every browsable page (their CSP allows no inline style); no API operation. */
   @Get('static/browsable.css')
+  @ApiExcludeEndpoint()
   @Public()
   stylesheet() {
     return new ApiResponse(200, STYLESHEET, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' });
