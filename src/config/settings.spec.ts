@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRate } from './rate';
 import { loadSettings, SETTING_NAMES, Settings, SettingsError } from './settings';
+import { REPO_ROOT } from '../core/testing/repo-root';
 
 describe('settings', () => {
   it('applies the documented defaults', () => {
@@ -28,7 +29,7 @@ describe('settings', () => {
   });
 
   it('are each listed in .env.example', () => {
-    const listed = new Set([...readFileSync(join(__dirname, '..', '..', '.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    const listed = new Set([...readFileSync(join(REPO_ROOT, '.env.example'), 'utf8').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
     expect(SETTING_NAMES.filter((k) => !listed.has(k))).toEqual([]);
     expect(SETTING_NAMES).toEqual(expect.arrayContaining([...Object.keys(new Settings()), 'DATABASE_URL', 'SECRET_KEY', 'SUPERUSER_NAME']));
   });

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { ALL_EXTENSIONS, ALL_RESOURCES, ALL_TABLES } from '../../src/app.module';
 import { RequestContext } from '../../src/core/context';
 import { objectType, ResourceDefinition } from '../../src/core/resource/definition';
@@ -10,6 +10,7 @@ import { ResourceRegistry } from '../../src/core/resource/registry';
 import type { Executor } from '../../src/database/db';
 import { postgresDialect } from '../../src/database/dialect';
 import { TRUE, type Sql } from '../../src/database/sql';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 
 /**
  * A custom filter reads another model only through `h.rows(target, alias)` (the rows the
@@ -122,7 +123,7 @@ describe('scoped filters', () => {
   });
 });
 
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);

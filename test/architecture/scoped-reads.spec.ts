@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { ALL_RESOURCES } from '../../src/app.module';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 
 /**
  * The read path is scoped by construction (DESIGN rule 2; docs/architecture.md, "Reads"): a
@@ -9,7 +10,7 @@ import { ALL_RESOURCES } from '../../src/app.module';
  * `unscoped` (core/resource/query/rows.ts: every row, said where it is used). A model added
  * later is read through the same two doors, so no caller has to remember its scope.
  */
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 const rel = (p: string) => relative(ROOT, p);
 
 function files(dir: string): string[] {

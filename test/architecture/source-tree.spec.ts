@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 
 /**
  * The shape of the source tree (DESIGN.md): files stay small, the layers import downwards only
  * (core never imports an app, the database layer never imports the engine), and no module
  * imports itself back through others, whether for values or for types.
  */
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 const MAX_LINES = 400;
 
 function files(dir: string): string[] {

@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ADMIN_TOKEN, eachDatabase } from '../../src/core/testing/harness';
+import { serve } from '../support/processes';
 
 /**
  * What the embedded database must guarantee: real transaction isolation although PGlite has one
@@ -46,21 +47,8 @@ describe('embedded database on disk', () => {
   };
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  const serve = (dir: string, port: number): Promise<ChildProcess> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(__dirname, '../../dist/src/main.js')], {
-        env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-password', SUPERUSER_API_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'error' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      const onData = (b: Buffer) => {
-        out += b.toString();
-        if (out.includes('listening on')) resolve(child);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-    });
+  const start = async (dir: string, port: number): Promise<ChildProcess> =>
+    (await serve({ DATA_DIR: dir, PORT: String(port), SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-password', SUPERUSER_API_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'error' })).child;
 
   it('keeps a bulk write whole or absent when the process is killed mid-request', async () => {
     const dir = fresh();
@@ -68,7 +56,7 @@ describe('embedded database on disk', () => {
     const base = `http://127.0.0.1:${port}`;
     const batch = 2000;
     for (const delay of [30, 120, 400]) {
-      const child = await serve(dir, port);
+      const child = await start(dir, port);
       const names = Array.from({ length: batch }, (_, i) => ({ name: `kill-${delay}-${i}` }));
       const pending = request(base).post('/api/tenancy/tenants/').set('Authorization', `Token ${ADMIN_TOKEN}`).send(names).then(
         (r) => r.status,
@@ -78,7 +66,7 @@ describe('embedded database on disk', () => {
       child.kill('SIGKILL');
       await pending;
       await new Promise((r) => child.once('exit', r).once('close', r));
-      const again = await serve(dir, port);
+      const again = await start(dir, port);
       const res = await request(base).get(`/api/tenancy/tenants/?name__isw=kill-${delay}-&limit=1`).set('Authorization', `Token ${ADMIN_TOKEN}`).expect(200);
       expect([0, batch]).toContain(res.body.count);
       again.kill('SIGTERM');
@@ -89,8 +77,8 @@ describe('embedded database on disk', () => {
   it('refuses to start a second server on the same data directory', async () => {
     const dir = fresh();
     const port = 20000 + Math.floor(Math.random() * 2000);
-    const first = await serve(dir, port);
-    await expect(serve(dir, port + 1)).rejects.toThrow(/in use by another netkeel process/);
+    const first = await start(dir, port);
+    await expect(start(dir, port + 1)).rejects.toThrow(/in use by another netkeel process/);
     first.kill('SIGTERM');
     await new Promise((r) => first.once('exit', r));
   });

@@ -1,25 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-
-const MAIN = join(__dirname, '../../dist/src/main.js');
+import { netkeelEnv, serve, spawnServer } from '../support/processes';
 
 /** Runs the built server until it prints that it listens (or exits); returns its output. */
-function run(env: Record<string, string>, stopWhenListening = true): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SUPERUSER_') && k !== 'DATABASE_URL'));
-    const child = spawn(process.execPath, [MAIN], { env: { ...clean, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (stopWhenListening && out.includes('listening on')) child.kill('SIGTERM');
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => resolve({ code, out }));
-  });
+async function run(env: Record<string, string>, stopWhenListening = true): Promise<{ code: number | null; out: string }> {
+  const server = spawnServer(netkeelEnv(env));
+  if (stopWhenListening) server.listening.then(() => server.child.kill('SIGTERM'), () => undefined);
+  return { code: await server.exited, out: server.output() };
 }
 
 describe('start-up', () => {
@@ -74,8 +63,7 @@ describe('start-up', () => {
     // The start-up log names the database in use and its version.
     expect(second.out).toContain(`Using embedded PGlite in ${dir}: PostgreSQL `);
     // the printed credentials work
-    const server = spawn(process.execPath, [MAIN], { env: { ...process.env, DATA_DIR: dir, PORT: port, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((r) => server.stdout.on('data', (b: Buffer) => b.toString().includes('listening on') && r()));
+    const server = await serve({ DATA_DIR: dir, PORT: port });
     try {
       await request(`http://127.0.0.1:${port}`).get('/api/').set('Authorization', `Token ${token}`).expect(200);
       // Probes need no credentials.
@@ -89,8 +77,8 @@ describe('start-up', () => {
         'Failed', 'Inventory', 'Maintenance', 'Offline', 'Planned', 'Primary', 'Provisioning', 'Reserved', 'Retired', 'Secondary', 'Staged', 'Staging',
       ]);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
   });
 });

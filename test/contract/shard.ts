@@ -6,7 +6,7 @@ import { SHARDS } from '../../src/core/testing/contract/shards';
 import type { Kind } from '../../src/database/test-servers';
 import { FIXTURES } from '../fixtures';
 
-const NAME = /^(pglite|postgres|mysql)\.(\d+)\.e2e-spec\.ts$/;
+const NAME = /^(pglite|postgres|mysql)\.(\d+)\.e2e-spec\.[jt]s$/;
 
 /**
  * The contract shard a suite file names (`<kind>.<n>.e2e-spec.ts`): its models on its database,
@@ -20,7 +20,8 @@ export function contractShard(file: string): void {
   runContracts(kind as Kind, FIXTURES, ALL_RESOURCES, Number(n));
   if (n !== '1') return;
   it(`has a suite for each of the ${SHARDS} shards of every database`, () => {
-    const expected = ['mysql', 'pglite', 'postgres'].flatMap((k) => Array.from({ length: SHARDS }, (_, i) => `${k}.${i + 1}.e2e-spec.ts`)).sort();
-    expect(readdirSync(dirname(file)).filter((f) => f.endsWith('.e2e-spec.ts')).sort()).toEqual(expected);
+    const ext = file.slice(-3);
+    const expected = ['mysql', 'pglite', 'postgres'].flatMap((k) => Array.from({ length: SHARDS }, (_, i) => `${k}.${i + 1}.e2e-spec${ext}`)).sort();
+    expect(readdirSync(dirname(file)).filter((f) => f.endsWith(`.e2e-spec${ext}`)).sort()).toEqual(expected);
   });
 }

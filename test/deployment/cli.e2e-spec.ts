@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 import { join } from 'node:path';
 import { startApp, testDatabase, TestDatabase } from '../../src/core/testing/harness';
 import { describeTarget } from '../../src/database/connect';
@@ -11,7 +12,7 @@ import { oneLine, runCli, runCliOnTerminal } from '../support/processes';
  * own on each database of the run, as an operator would: what it prints, its exit status, and
  * what the server then does with the users it made.
  */
-const EXAMPLE = join(__dirname, '../../dist/plugins/example');
+const EXAMPLE = join(REPO_ROOT, 'dist/plugins/example');
 const netkeelMigrations = (kind: Kind) => ownedMigrations()[0].migrations[kind === 'mysql' ? 'mysql' : 'postgres'].length;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -162,7 +163,7 @@ describe('netkeel command-line tool: usage and errors', () => {
   });
 
   it("is the package's bin: npx netkeel runs it", () => {
-    const r = spawnSync('npx', ['--offline', '--no', 'netkeel', 'help'], { cwd: join(__dirname, '../..'), encoding: 'utf8' });
+    const r = spawnSync('npx', ['--offline', '--no', 'netkeel', 'help'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: netkeel <command>/);
     expect(r.stdout).toContain('createsuperuser');

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { loadSettings, SETTING_NAMES } from '../../src/config/settings';
@@ -19,7 +20,7 @@ interface Service {
 }
 
 describe('docker-compose.yml', () => {
-  const root = join(__dirname, '../..');
+  const root = REPO_ROOT;
   const compose = load(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
   const { netkeel, postgres } = compose.services;
   /** What an operator's .env gives, for the `${VAR:?...}` the file requires. */

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
@@ -13,7 +14,7 @@ import { oneLine, runCli, serve } from '../support/processes';
  * life left; while a server runs, nothing else opens the directory; `netkeel unlock` removes a
  * lock whose holder is gone and refuses one whose holder lives; a start that fails leaves none.
  */
-const LOCK_MODULE = join(__dirname, '../../dist/src/database/pglite/data-dir-lock.js');
+const LOCK_MODULE = join(REPO_ROOT, 'dist/src/database/pglite/data-dir-lock.js');
 
 describe('the data directory lock of the embedded database', () => {
   let database: TestDatabase;

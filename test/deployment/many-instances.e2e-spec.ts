@@ -3,7 +3,7 @@ import { startApp, TestApp } from '../../src/core/testing/harness';
 import { createApp } from '../../src/bootstrap';
 import { loadSettings } from '../../src/config/settings';
 import { freshDatabase, testDatabases } from '../../src/database/test-servers';
-import { Instance, startInstance } from '../support/instances';
+import { Instance, startInstance } from '../support/processes';
 import { eventually } from '../support/outside';
 import { createUser, tokenFor } from '../support/users';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { ADMIN_PASSWORD, ADMIN_TOKEN, startApp, TestApp } from '../../src/core/testing/harness';
 import { testDatabases } from '../../src/database/test-servers';
-import { freePort } from '../support/instances';
+import { freePort } from '../support/processes';
 
 /**
  * netkeel behind a real nginx (deployment issue): nginx listens on loopback, terminates "TLS" (it

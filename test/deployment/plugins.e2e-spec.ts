@@ -4,6 +4,7 @@ import { eachDatabase, startApp, TestApp } from '../../src/core/testing/harness'
 import { ResourceRegistry } from '../../src/core/resource/registry';
 import { compareSchema, describeDiff } from '../../src/database/schema/compare';
 import { readSchema } from '../../src/database/schema/introspect';
+import { localPath } from '../../src/core/testing/repo-root';
 
 /**
  * Plugins (deployment issue): PLUGINS loads the example plugin (plugins/example); its model is
@@ -11,7 +12,9 @@ import { readSchema } from '../../src/database/schema/introspect';
  * /api/apps/ and /api/status/ say it is installed, in the shapes of Nautobot 2.x.
  * (test/deployment/plugin-contract.e2e-spec.ts runs the model contract over its model.)
  */
-const PLUGINS = './plugins/example';
+const PLUGINS = localPath(__dirname, '../../plugins/example');
+const VERSION = localPath(__dirname, '../../src/version');
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const LIST = '/api/plugins/maintenance/maintenance-windows/';
 
 eachDatabase(
@@ -133,7 +136,7 @@ describe('PLUGINS that cannot be loaded', () => {
     await expect(start('./plugins/no-such-plugin')).rejects.toThrow(/^PLUGINS: \.\/plugins\/no-such-plugin: no such file or directory/);
     await expect(start('no-such-netkeel-plugin-package')).rejects.toThrow(/^PLUGINS: no-such-netkeel-plugin-package could not be loaded: /);
     // a module that is not a plugin
-    await expect(start('./src/version')).rejects.toThrow(/^PLUGINS: \.\/src\/version exports no plugin/);
-    await expect(start('./plugins/example,./plugins/example')).rejects.toThrow(/^PLUGINS: \.\/plugins\/example: another plugin already serves \/api\/plugins\/maintenance\//);
+    await expect(start(VERSION)).rejects.toThrow(new RegExp(`^PLUGINS: ${escaped(VERSION)} exports no plugin`));
+    await expect(start(`${PLUGINS},${PLUGINS}`)).rejects.toThrow(new RegExp(`^PLUGINS: ${escaped(PLUGINS)}: another plugin already serves /api/plugins/maintenance/`));
   });
 });

@@ -5,6 +5,7 @@ import { EventBrokers } from '../../src/core/events/event-brokers';
 import { ADMIN_PASSWORD, eachDatabase } from '../../src/core/testing/harness';
 import { ident, sql } from '../../src/database/sql';
 import { MemoryEventBroker, UserEventsWatcher } from '../support/event-plugin';
+import { localPath } from '../../src/core/testing/repo-root';
 
 type Obj = Record<string, any>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -325,7 +326,7 @@ eachDatabase(
   },
   {
     env: {
-      PLUGINS: './test/support/event-plugin',
+      PLUGINS: localPath(__dirname, '../support/event-plugin'),
       EVENT_BROKERS: JSON.stringify({ recorder: { CLASS: 'memory', OPTIONS: { note: 'configured' }, TOPICS: { EXCLUDE: ['nautobot.*.tenancy.*'] } } }),
       JOBS_POLL_INTERVAL_MS: '100',
       // Statement counts around token requests, independent of the credential cache's timing.

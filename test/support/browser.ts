@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -44,7 +45,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Screenshots go to docs/images/ (the README shows them) when UPDATE_SCREENSHOTS=1. */
-export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'docs', 'images');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs', 'images');
 const VIEWPORT = { width: 1100, height: 760 };
 
 /**

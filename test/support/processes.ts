@@ -1,8 +1,23 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../../src/core/testing/repo-root';
 
-export const MAIN = join(__dirname, '../../dist/src/main.js');
-export const CLI = join(__dirname, '../../dist/src/cli/netkeel.js');
+/** The built server and command-line tool (`npm run typecheck` or `npm run build` makes them). */
+export const MAIN = join(REPO_ROOT, 'dist/src/main.js');
+export const CLI = join(REPO_ROOT, 'dist/src/cli/netkeel.js');
+
+/** A port nothing listens on now, on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 export interface Ran {
   code: number | null;
@@ -61,20 +76,80 @@ export function runCliOnTerminal(args: string[], env: Record<string, string>, an
   });
 }
 
-/** Starts the built server; resolves once it listens, rejects with its output if it exits first. */
-export function serve(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], { env: netkeelEnv({ HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+/** A process of the built server, with its output so far. */
+export interface ServerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Its exit code, once it exits. */
+  exited: Promise<number | null>;
+  /** Resolves once it prints that it listens; rejects with its output if it exits first. */
+  listening: Promise<void>;
+}
+
+/** Starts the built server with exactly this environment. */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const listening = new Promise<void>((resolve, reject) => {
     const onData = (b: Buffer) => {
       out += b.toString();
-      if (out.includes('listening on')) resolve({ child, output: () => out, exited });
+      if (out.includes('listening on')) resolve();
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     void exited.then((code) => reject(Object.assign(new Error(`server exited with ${code}: ${out}`), { code, output: out })));
   });
+  listening.catch(() => undefined); // a caller that only awaits the exit
+  return { child, output: () => out, exited, listening };
+}
+
+/** Starts the built server (this process's environment without netkeel's own settings, plus `env`); resolves once it listens. */
+export async function serve(env: Record<string, string>): Promise<ServerProcess> {
+  const server = spawnServer(netkeelEnv({ HOST: '127.0.0.1', ...env }));
+  await server.listening;
+  return server;
+}
+
+/** A netkeel instance of its own, on a free loopback port. */
+export interface Instance {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  output(): string;
+  /** Stops it (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built server as a process of its own, with only the settings given (nothing of this
+ * process's environment but PATH), on a free loopback port; resolves once it listens, rejects
+ * with its output if it exits first or does not listen within `timeoutMs` (then it is killed).
+ */
+export async function startInstance(env: Record<string, string>, timeoutMs = 90_000): Promise<Instance> {
+  const port = await freePort();
+  const server = spawnServer({ PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env });
+  let late: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      server.listening,
+      new Promise((_, reject) => {
+        late = setTimeout(() => {
+          server.child.kill('SIGKILL');
+          reject(new Error(`netkeel did not listen within ${timeoutMs} ms:\n${server.output()}`));
+        }, timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(late);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: server.output,
+    async stop() {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+      await server.exited;
+    },
+  };
 }
 
 /** Its standard error is one `netkeel: ` line, without a stack. */

@@ -8,16 +8,16 @@ const Sequencer = require('@jest/test-sequencer').default;
  * suite has a cached duration, the suites known to be long go first, in this order: the contract
  * shards (test/contract/, the slowest database first), then the suites listed in LONG; the rest follow by jest's own order.
  */
-const LONG = ['test/behaviour/hostile-input.e2e-spec.ts'];
+const LONG = ['test/behaviour/hostile-input.e2e-spec'];
 
 /** The contract shards by database, slowest first; then LONG; then the rest. */
 const CONTRACT = ['mysql', 'postgres', 'pglite'];
 
 const rank = (path) => {
   const p = path.replace(/\\/g, '/');
-  const contract = /\/test\/contract\/(\w+)\.\d+\.e2e-spec\.ts$/.exec(p);
+  const contract = /\/test\/contract\/(\w+)\.\d+\.e2e-spec\.[jt]s$/.exec(p);
   if (contract) return CONTRACT.indexOf(contract[1]);
-  return LONG.some((l) => p.endsWith(l)) ? CONTRACT.length : CONTRACT.length + 1;
+  return LONG.some((l) => p.endsWith(`${l}.js`) || p.endsWith(`${l}.ts`)) ? CONTRACT.length : CONTRACT.length + 1;
 };
 
 class LongestFirst extends Sequencer {

@@ -71,9 +71,14 @@ export function runContracts(kind: Kind, fixtures: Fixtures, resources: Resource
       });
     }
 
-    describe('filters over every model of the shard', () => filterContract(t, models.map(objectType), across.map(objectType)));
-    describe('no leaks through any read path, over every model of the shard', () => leakContract(t, across, models));
-    describe('deletes that cascade stay in scope, over every cascade from a model of the shard', () => cascadeContract(t, across, fixtures, models));
+    // The sections over every model check what the engine's SQL selects. PGlite runs PostgreSQL's
+    // own engine on the same SQL text as the PostgreSQL server (no code asks which of the two it
+    // is on), so where the run has that server they run there, and on PGlite only without it.
+    if (kind !== 'pglite' || !testDatabases().includes('postgres')) {
+      describe('filters over every model of the shard', () => filterContract(t, models.map(objectType), across.map(objectType)));
+      describe('no leaks through any read path, over every model of the shard', () => leakContract(t, across, models));
+      describe('deletes that cascade stay in scope, over every cascade from a model of the shard', () => cascadeContract(t, across, fixtures, models));
+    }
   });
 
   if (shard > 1) return;
