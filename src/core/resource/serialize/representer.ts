@@ -11,7 +11,7 @@ import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { ancestryOfPage, COUNT_COLUMN, countRows, M2M_COLUMN, PageExtras, pageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
+import { ancestryOfPage, COUNT_COLUMN, countRows, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -243,7 +243,7 @@ export class Representer {
 
   /** What a root page's statement adds (see page-extras.ts). */
   pageExtras(def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
-    return pageExtras(this, def, opts);
+    return keptPageExtras(this, def, opts);
   }
 
   private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
