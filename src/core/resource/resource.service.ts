@@ -63,7 +63,10 @@ export class ResourceService {
     const opts = this.readOptions(q, 'GET');
     const { limit, offset } = parsePage(q, ctx.settings);
     const from = await this.listFrom(ctx, exec, def, q, 't', within);
-    const page = limit === null ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
+    // The limit is written into the text (a parsed integer; one prepared statement per page
+    // size): with `LIMIT $1` PostgreSQL found no generic plan as good as one made for the value,
+    // and planned the page statement again on every request (~1.5 ms of a 50-row page's 2.5 ms).
+    const page = limit === null ? sql`` : sql` LIMIT ${Number.isSafeInteger(limit) ? raw(String(limit)) : limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
     const countStatement = sql`SELECT COUNT(*) AS n ${from}`;
     const deferred = exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET;
