@@ -202,26 +202,29 @@ async function countExtras(x: ReadRun, def: ResourceDefinition): Promise<PageExt
 }
 /**
  * A tree's ancestry (display "A → B → C", tree_depth, natural keys) in the page statement: a
- * recursive walk up from the page's rows (`up`: row, ancestor, level), and per row the number of
- * its ancestors and their names, root first, each as a visibility flag (1: the requester may
- * view it and it lends its name) and the name's UTF-8 bytes in hex, comma-joined. Read back by
- * `ancestryOfPage`; loadAncestry walks the same way in a statement of its own.
+ * recursive walk up from the page's rows (`up`: row, the next ancestor's id, level, and the
+ * ancestor's item), and per row the number of its ancestors and their items, root first, each a
+ * visibility flag (1: the requester may view it and it lends its name) and the name's UTF-8
+ * bytes in hex, comma-joined. Each level joins the tree's table once, reading the ancestor's
+ * item as it goes (a join for the walk and another for the names made PostgreSQL hash the whole
+ * table twice: a detail's statement took 2.5x as long). Read back by `ancestryOfPage`;
+ * loadAncestry walks the same way in a statement of its own.
  */
 async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras): Promise<void> {
   if (!def.tree) return;
   const { dialect } = x.exec;
-  const item = sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, 'a')).visible} THEN '1' ELSE '0' END, ${dialect.hexText(ident('a', 'name'))})`;
-  const agg = dialect.listAgg(item, sql`${ident('up', 'lvl')} DESC`);
+  const agg = dialect.listAgg(ident('up', 'item'), sql`${ident('up', 'lvl')} DESC`);
   if (!agg) return;
-  const parent = ident((def.fields[def.tree.parent] as ForeignKeyField).column);
+  const item = sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, 'a')).visible} THEN '1' ELSE '0' END, ${dialect.hexText(ident('a', 'name'))})`;
+  const parent = (def.fields[def.tree.parent] as ForeignKeyField).column;
+  // The ancestor `a` whose id `child` names: every one is walked, a hidden one too (it counts toward tree_depth, unnamed).
+  const ancestor = (child: Sql) => unscoped(def, 'a').join(sql`${ident('a', 'id')} = ${child}`);
   out.ctes = [
     ...(out.ctes ?? []),
-    sql`${ident('up')} (${ident('id')}, ${ident('anc')}, ${ident('lvl')}) AS (SELECT ${ident(PAGE_CTE, 'id')}, ${ident(PAGE_CTE)}.${parent}, 1 FROM ${ident(PAGE_CTE)} WHERE ${ident(PAGE_CTE)}.${parent} IS NOT NULL UNION ALL SELECT ${ident('up', 'id')}, ${ident('ux')}.${parent}, ${ident('up', 'lvl')} + 1 FROM ${ident('up')} ${unscoped(def, 'ux').join(sql`${ident('ux', 'id')} = ${ident('up', 'anc')}`)})`,
+    sql`${ident('up')} (${ident('id')}, ${ident('anc')}, ${ident('lvl')}, ${ident('item')}) AS (SELECT ${ident(PAGE_CTE, 'id')}, ${ident('a', parent)}, 1, ${item} FROM ${ident(PAGE_CTE)} ${ancestor(ident(PAGE_CTE, parent))} UNION ALL SELECT ${ident('up', 'id')}, ${ident('a', parent)}, ${ident('up', 'lvl')} + 1, ${item} FROM ${ident('up')} ${ancestor(ident('up', 'anc'))})`,
   ];
   const j = `an${out.joins.length}`;
-  out.joins.push(
-    sql`LEFT JOIN (SELECT ${ident('up', 'id')} AS k, COUNT(*) AS n, ${agg} AS v FROM ${ident('up')} ${unscoped(def, 'a').join(sql`${ident('a', 'id')} = ${ident('up', 'anc')}`)} GROUP BY ${ident('up', 'id')}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`,
-  );
+  out.joins.push(sql`LEFT JOIN (SELECT ${ident('up', 'id')} AS k, COUNT(*) AS n, ${agg} AS v FROM ${ident('up')} GROUP BY ${ident('up', 'id')}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
   out.columns.push(sql`${ident(j, 'n')} AS ${ident(ANCESTRY_COLUMN + 'n')}`, sql`${ident(j, 'v')} AS ${ident(ANCESTRY_COLUMN + 'v')}`);
 }
 
