@@ -17,7 +17,7 @@
  * internals count for the code that called them), in µs per request.
  *
  * Usage: npm run bench:cpu -- [--db=postgres|mysql] [--requests=2000] [--warmup=4000] [--connections=8]
- *   [--rounds=5] [--scenarios=detail,list50] [--profile] [--interval=200] [--reuse] [--port=18575]
+ *   [--rounds=5] [--scenarios=detail,list50] [--profile] [--interval=200] [--reuse] [--port=18671]
  *   [--compare=<another build's dist/src/main.js>]
  *   --requests: per server per round; --warmup: requests per server before the first round; --rounds: measured rounds per server (the median is shown);
  *   --interval: the profiler's sampling interval in µs; --reuse: keep the database an earlier run
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     scenarios: (a.scenarios ?? 'detail,list50').split(','),
     profile: 'profile' in a,
     interval: Number(a.interval ?? 200),
-    port: Number(a.port ?? 18575),
+    port: Number(a.port ?? 18671),
     compare: a.compare ? resolve(a.compare) : null,
   };
   const cpus = os.cpus();
