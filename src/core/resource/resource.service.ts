@@ -150,8 +150,8 @@ export class ResourceService {
   async retrieve(ctx: RequestContext, def: ResourceDefinition, id: string, q: Query) {
     const opts = this.readOptions(q, 'GET');
     const representer = new Representer(ctx, ctx.db);
-    // Counts, display rows and many-to-many ids in the object's own statement.
-    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts));
+    // Counts, display rows and many-to-many ids in the object's own statement, as subqueries of its row.
+    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts, 'row'));
     const [obj] = await representer.represent(def, [row], opts);
     return obj;
   }

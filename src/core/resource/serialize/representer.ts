@@ -11,7 +11,7 @@ import { Ancestry, loadAncestry } from '../query/tree';
 import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { ancestryOfPage, COUNT_COLUMN, countRows, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
+import { ancestryOfPage, COUNT_COLUMN, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -241,9 +241,9 @@ export class Representer {
     return out;
   }
 
-  /** What a root page's statement adds (see page-extras.ts). */
-  pageExtras(def: ResourceDefinition, opts: ReadOptions): Promise<PageExtras> {
-    return keptPageExtras(this, def, opts);
+  /** What a root page's statement adds (see page-extras.ts); `row` for a statement of one object. */
+  pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page'): Promise<PageExtras> {
+    return keptPageExtras(this, def, opts, shape);
   }
 
   private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
