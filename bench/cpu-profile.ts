@@ -40,6 +40,9 @@ const STAGES: [string, RegExp][] = [
   ['other libraries', /node_modules\//],
 ];
 
+/** The stage of Node's native socket writes (a system call each), apportioned with the system time. */
+const SYSCALLS = 'socket writes (system calls)';
+
 /** Node's native socket writes: a system call each, the same for every server. */
 const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString']);
 
@@ -51,10 +54,13 @@ function stageOf(url: string): string | null {
 }
 
 /**
- * A profile's time by stage, in µs per request (its share of the profiled time times the CPU
- * per request measured without the profiler), and its heaviest functions by self time.
+ * A profile's time by stage, in µs per request, and its heaviest functions by self time. The
+ * profiler samples wall time while JavaScript runs, so a thread that waits for a core (a loaded
+ * machine) shows as what it was in, mostly a system call's return (socket writes). So the
+ * measured CPU is apportioned in two parts: the kernel's (system time) is one line, and the
+ * rest (user time) is shared by the stages by their samples, those of system calls left out.
  */
-export function stageTable(title: string, p: CpuProfile, requests: number, serverUsPerRequest: number): string {
+export function stageTable(title: string, p: CpuProfile, requests: number, cpu: { server: number; kernel: number }): string {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -65,8 +71,8 @@ export function stageTable(title: string, p: CpuProfile, requests: number, serve
     const f = byId.get(id)!.callFrame;
     let stage: string;
     if (f.functionName === '(garbage collector)') stage = 'garbage collection';
-    else if (SOCKET_WRITES.has(f.functionName) && !f.url) stage = 'socket writes (the system call; under load, with the time waiting for a core)';
     else if (f.functionName === '(idle)') stage = 'idle';
+    else if (SOCKET_WRITES.has(f.functionName) && !f.url) stage = SYSCALLS;
     else if (f.functionName === '(program)') stage = 'V8 / native, outside JavaScript (program)';
     else {
       const own = stageOf(f.url);
@@ -85,13 +91,18 @@ export function stageTable(title: string, p: CpuProfile, requests: number, serve
     self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + dt);
   }
   const idle = time.get('idle') ?? 0;
+  const syscalls = time.get(SYSCALLS) ?? 0;
   time.delete('idle');
+  time.delete(SYSCALLS);
   const busy = [...time.values()].reduce((x, y) => x + y, 0);
+  const user = cpu.server - cpu.kernel;
   const rows = [...time.entries()].sort((x, y) => y[1] - x[1]);
   let out = `\n## ${title}: where the server's CPU goes\n\n`;
-  out += `Profiled: ${Math.round(busy / 1000)} ms busy, ${Math.round(idle / 1000)} ms idle over ${requests} requests (${Math.round(busy / requests)} µs busy per request under the profiler; ${Math.round(serverUsPerRequest)} µs of process CPU per request without it, every thread).\n\n`;
-  out += '| stage | share | µs per request |\n|---|---|---|\n';
-  for (const [s, t] of rows) out += `| ${s} | ${((100 * t) / busy).toFixed(1)} % | ${Math.round((t / busy) * serverUsPerRequest)} |\n`;
+  out += `Measured without the profiler: ${Math.round(cpu.server)} µs of CPU per request (every thread), ${Math.round(user)} µs user and ${Math.round(cpu.kernel)} µs system. `;
+  out += `Profiled: ${Math.round(busy / 1000)} ms in JavaScript and V8, ${Math.round(syscalls / 1000)} ms in socket writes, ${Math.round(idle / 1000)} ms idle over ${requests} requests.\n\n`;
+  out += '| stage | share of user time | µs per request |\n|---|---|---|\n';
+  for (const [s, t] of rows) out += `| ${s} | ${((100 * t) / busy).toFixed(1)} % | ${Math.round((t / busy) * user)} |\n`;
+  out += `| kernel: system calls (socket reads and writes, epoll), from the system time | | ${Math.round(cpu.kernel)} |\n`;
   const fns = [...self.entries()]
     .map(([id, t]) => [byId.get(id)!.callFrame, t] as const)
     .filter(([f]) => f.functionName !== '(idle)')
@@ -100,6 +111,6 @@ export function stageTable(title: string, p: CpuProfile, requests: number, serve
       return m.set(key, (m.get(key) ?? 0) + t);
     }, new Map<string, number>());
   out += '\nHeaviest functions by self time:\n\n';
-  for (const [k, t] of [...fns.entries()].sort((x, y) => y[1] - x[1]).slice(0, 25)) out += `- ${((100 * t) / busy).toFixed(1)} % ${k}\n`;
+  for (const [k, t] of [...fns.entries()].sort((x, y) => y[1] - x[1]).slice(0, 25)) out += `- ${((100 * t) / (busy + syscalls)).toFixed(1)} % ${k}\n`;
   return out;
 }

@@ -12,9 +12,11 @@
  * With `--profile`, each server is then profiled under the same load (V8's sampling profiler
  * through bench/cpu-hook.ts, the measured load alone), the profiles are written next to the
  * working directory (`cpu-<server>-<scenario>.cpuprofile`: open them in Chrome's DevTools or
- * speedscope), and netkeel's CPU is listed stage by stage: each sample's time goes to the stage
- * of the nearest frame on its stack that is netkeel's or a library's (a V8 builtin or Node's
- * internals count for the code that called them), in µs per request.
+ * speedscope), and each server's CPU is listed stage by stage (bench/cpu-profile.ts): the system
+ * time (the kernel's work: socket reads and writes) is a line of its own, and the user time is
+ * shared by the stages as the samples are, each sample going to the stage of the nearest frame on
+ * its stack that is netkeel's or a library's (a V8 builtin or Node's internals count for the code
+ * that called them), in µs per request.
  *
  * Usage: npm run bench:cpu -- [--db=postgres|mysql] [--requests=2000] [--warmup=4000] [--connections=8]
  *   [--rounds=5] [--scenarios=detail,list50] [--profile] [--interval=200] [--reuse] [--port=18671]
@@ -49,6 +51,8 @@ const HOOK = join(__dirname, 'cpu-hook.js');
 
 interface Sample {
   server: number;
+  /** The server's system (kernel) time: its share of `server`. */
+  kernel: number;
   database: number;
   client: number;
 }
@@ -131,7 +135,7 @@ async function main(): Promise<void> {
           const file = resolve(`cpu-${s.name}-${scenario}.cpuprofile`);
           await profile(s, paths[scenario], o, file);
           process.stdout.write(`profile: ${file}\n`);
-          stages.push(stageTable(`${s.name}, ${scenario}`, JSON.parse(readFileSync(file, 'utf8')), o.requests, medians.get(s)!.server));
+          stages.push(stageTable(`${s.name}, ${scenario}`, JSON.parse(readFileSync(file, 'utf8')), o.requests, medians.get(s)!));
         }
       }
     }
@@ -181,10 +185,10 @@ async function load(request: Request, paths: string[], connections: number, n: n
   );
 }
 
-/** CPU time of a process (every thread, exited ones included), in µs. */
-function processCpuUs(pid: number): number {
+/** CPU time of a process (every thread, exited ones included), user and system, in µs. */
+function processCpuUs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
+  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
 }
 
 /** CPU time of each of some threads, in µs, by `pid/tid` (none for one that is gone). */
@@ -256,7 +260,9 @@ async function cpuPerRequest(pid: number, dbThreads: () => Promise<{ pid: number
   const [server0, db0, client0] = [processCpuUs(pid), before ? threadsCpuUs(before) : null, process.cpuUsage()];
   await run();
   const client = process.cpuUsage(client0);
-  const server = (processCpuUs(pid) - server0) / n;
+  const server1 = processCpuUs(pid);
+  const kernel = (server1.system - server0.system) / n;
+  const server = (server1.user - server0.user) / n + kernel;
   const after = db0 ? await dbThreads() : null;
   let database = NaN;
   if (db0 && after) {
@@ -264,16 +270,16 @@ async function cpuPerRequest(pid: number, dbThreads: () => Promise<{ pid: number
     for (const [k, us] of threadsCpuUs(after)) database += us - (db0.get(k) ?? 0);
     database /= n;
   }
-  return { server, database, client: (client.user + client.system) / n };
+  return { server, kernel, database, client: (client.user + client.system) / n };
 }
 
 function median(samples: Sample[]): Sample {
   const m = (k: keyof Sample) => percentile(samples.map((s) => s[k]), 50);
-  return { server: m('server'), database: m('database'), client: m('client') };
+  return { server: m('server'), kernel: m('kernel'), database: m('database'), client: m('client') };
 }
 
 const us = (v: number) => (Number.isFinite(v) ? String(Math.round(v)) : 'n/a');
-const fmt = (s: Sample) => `server ${us(s.server)}, database ${us(s.database)}, client ${us(s.client)}`;
+const fmt = (s: Sample) => `server ${us(s.server)} (kernel ${us(s.kernel)}), database ${us(s.database)}, client ${us(s.client)}`;
 
 /** At saturation: one core for the server, every core for everything the machine does per request. */
 function saturation(s: Sample): number {
