@@ -1,6 +1,7 @@
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
+import type { ResourceRegistry } from '../registry';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ModelExtension } from '../extension';
 import { fieldInVersion, fieldReadable, type ContentTypesField, type Field, type ForeignKeyField, type GenericForeignKeyField, type ManyToManyField, type ReverseKey } from '../fields';
@@ -18,6 +19,12 @@ export { ref };
 export { PAGE_CTE, withPage } from './page-extras';
 import { readScalar, slugify } from './values';
 import { formatDateTime } from '../query/values';
+
+/** A batch's fields (readable in its API version), those it shows in order and after the timestamps, and its extensions. */
+type BatchFields = Pick<Batch, 'fields' | 'extensions' | 'shown' | 'trailing'>;
+
+/** `Representer.fieldsOf`, per registry (application), definition, API version and level. */
+const batchFields = new WeakMap<ResourceRegistry, WeakMap<ResourceDefinition, Map<string, BatchFields>>>();
 
 /**
  * Turns rows into API representations at a depth. Related data is loaded in one query per
@@ -60,14 +67,12 @@ export class Representer {
       counts: new Map(),
       loaded: new Map(),
       extended: new Map(),
-      extensions: this.ctx.registry.extensionsOf(def).filter((e) => e.represent && (!e.represent.include || (root && opts.include?.has(e.represent.include)))),
-      shown: Object.values(def.fields).filter((f) => !f.writeOnly && !(f.kind === 'm2m' && f.trailing) && this.readable(f)),
-      trailing: Object.values(def.fields).filter((f): f is ManyToManyField => f.kind === 'm2m' && !!f.trailing && !f.writeOnly && this.readable(f)),
+      ...this.fieldsOf(def, root, opts),
       listUrl: this.ctx.listUrl(def),
       type: objectType(def),
     };
     if (!rows.length) return batch;
-    const fields = Object.values(def.fields).filter((f) => this.readable(f));
+    const { fields } = batch;
     const jobs: Promise<unknown>[] = [];
     // A tree's ancestry: read by the page statement (pageExtras), or else loaded.
     const pageAncestry = def.tree ? ancestryOfPage(rows) : undefined;
@@ -237,6 +242,31 @@ export class Representer {
     for (const l of links) {
       const id = String(l.dst);
       out.get(String(l.src))?.push(nested?.get(id) ?? ref(this.ctx, target, id));
+    }
+    return out;
+  }
+
+  /**
+   * A batch's fields and extensions: the same for every batch of a definition at the same API
+   * version, level (root or nested) and `include=`, in an application (its registry), so worked
+   * out once.
+   */
+  private fieldsOf(def: ResourceDefinition, root: boolean, opts: ReadOptions): BatchFields {
+    let byDef = batchFields.get(this.ctx.registry);
+    if (!byDef) batchFields.set(this.ctx.registry, (byDef = new WeakMap()));
+    let byKey = byDef.get(def);
+    if (!byKey) byDef.set(def, (byKey = new Map()));
+    const key = `${this.ctx.apiVersion}\u0000${root ? [...(opts.include ?? [])].sort().join(',') : '-'}`;
+    let out = byKey.get(key);
+    if (!out) {
+      const fields = Object.values(def.fields).filter((f) => this.readable(f));
+      out = {
+        fields,
+        extensions: this.ctx.registry.extensionsOf(def).filter((e) => e.represent && (!e.represent.include || (root && opts.include?.has(e.represent.include)))),
+        shown: fields.filter((f) => !f.writeOnly && !(f.kind === 'm2m' && f.trailing)),
+        trailing: fields.filter((f): f is ManyToManyField => f.kind === 'm2m' && !!f.trailing && !f.writeOnly),
+      };
+      byKey.set(key, out);
     }
     return out;
   }
