@@ -6,8 +6,8 @@
  * in turn (netkeel, floor, floor, netkeel, ...) and divides the CPU time each process used
  * (/proc/<pid>/stat: user + system, every thread) by the number of requests. It reads the same of
  * the database's server processes serving the benchmark's database (PostgreSQL's backends; the
- * threads of MariaDB's connections where performance_schema is on) and of the benchmark process
- * itself (the client).
+ * threads of MariaDB's connections, or MySQL's where performance_schema is on) and of the
+ * benchmark process itself (the client).
  *
  * With `--profile`, each server is then profiled under the same load (V8's sampling profiler
  * through bench/cpu-hook.ts, the measured load alone), the profiles are written next to the
@@ -207,8 +207,9 @@ function threadsCpuUs(threads: { pid: number; tid: number }[]): Map<string, numb
 
 /**
  * The database server's threads that serve the benchmark's database: PostgreSQL's backends (a
- * process each), MariaDB's connection threads (from performance_schema, when it is on). Read
- * again for every measurement: pools open connections as load comes.
+ * process each), MariaDB's connection threads (its process list's TID; MySQL's from
+ * performance_schema, when it is on). Read again for every measurement: pools open connections
+ * as load comes.
  */
 function databaseThreads(kind: BenchDb, url: string): () => Promise<{ pid: number; tid: number }[] | null> {
   if (kind === 'postgres') {
@@ -226,11 +227,16 @@ function databaseThreads(kind: BenchDb, url: string): () => Promise<{ pid: numbe
   return async () => {
     const c = await createConnection({ uri: url });
     try {
-      const [[on]] = (await c.query(`SELECT @@performance_schema AS on_`)) as any;
-      if (!on.on_) return null;
-      const [rows] = (await c.query(`SELECT THREAD_OS_ID AS tid FROM performance_schema.threads WHERE PROCESSLIST_DB = DATABASE() AND PROCESSLIST_ID <> CONNECTION_ID()`)) as any;
       const pid = mysqldPid();
-      return (rows as { tid: number }[]).map((r) => ({ pid, tid: Number(r.tid) }));
+      // MariaDB names each connection's thread in its process list; MySQL in performance_schema, when that is on.
+      const [rows] = (await c
+        .query(`SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID()`)
+        .catch(async () => {
+          const [[on]] = (await c.query(`SELECT @@performance_schema AS on_`)) as any;
+          if (!on.on_) return [null];
+          return c.query(`SELECT THREAD_OS_ID AS tid FROM performance_schema.threads WHERE PROCESSLIST_DB = DATABASE() AND PROCESSLIST_ID <> CONNECTION_ID()`);
+        })) as any;
+      return rows ? (rows as { tid: number }[]).map((r) => ({ pid, tid: Number(r.tid) })) : null;
     } finally {
       await c.end();
     }
