@@ -81,16 +81,26 @@ export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: 
     x.ctx.scopeListeners.delete(uses);
   }
   const distinct = [...new Map(uses.map((u) => [`${objectType(u.def)}\u0000${u.action}\u0000${u.base}`, u])).values()];
-  if (await allOpen(x.ctx, distinct)) {
-    let byDef = openExtras.get(x.ctx.db);
-    if (!byDef) openExtras.set(x.ctx.db, (byDef = new WeakMap()));
-    let byKey = byDef.get(def);
-    if (!byKey) byDef.set(def, (byKey = new Map()));
-    // Shared by every request that reuses them: never changed.
-    byKey.set(key, { extras: Object.freeze({ columns: Object.freeze(extras.columns), joins: Object.freeze(extras.joins), ctes: extras.ctes && Object.freeze(extras.ctes) }) as PageExtras, uses: distinct });
-  }
-  return extras;
+  if (!(await allOpen(x.ctx, distinct))) return extras;
+  let byDef = openExtras.get(x.ctx.db);
+  if (!byDef) openExtras.set(x.ctx.db, (byDef = new WeakMap()));
+  let byKey = byDef.get(def);
+  if (!byKey) byDef.set(def, (byKey = new Map()));
+  // Shared by every request that reuses them: never changed.
+  const shared = Object.freeze({ columns: Object.freeze(extras.columns), joins: Object.freeze(extras.joins), ctes: extras.ctes && Object.freeze(extras.ctes) }) as PageExtras;
+  keptExtras.add(shared);
+  byKey.set(key, { extras: shared, uses: distinct });
+  return shared;
 }
+
+const keptExtras = new WeakSet<PageExtras>();
+
+/**
+ * Whether these are kept extras (`keptPageExtras`), given to this request because every scope
+ * they took is open for its requester: a statement made of them and of open scopes depends on
+ * nothing else, and may be rendered once (ResourceService.findOne).
+ */
+export const isKeptExtras = (extras: PageExtras): boolean => keptExtras.has(extras);
 
 async function allOpen(ctx: RequestContext, uses: ScopeUse[]): Promise<boolean> {
   for (const u of uses) if (!(await scopeIsOpen(ctx, u))) return false;
