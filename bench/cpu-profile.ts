@@ -24,7 +24,7 @@ const STAGES: [string, RegExp][] = [
   ['pipeline middleware (headers, external view, version negotiation)', /src\/core\/http\/(pipeline\.middleware|external|versioning|negotiation|method-override)\.js$/],
   ['routing (express router, route index, query string)', /src\/core\/http\/route-index\.js$|node_modules\/(router|path-to-regexp|parseurl|qs|express\/lib\/(application|express|request))\b/],
   ['Nest (router execution context, guards, params, rxjs)', /node_modules\/(@nestjs|rxjs|reflect-metadata)\//],
-  ['authentication (token cache, user status)', /src\/core\/auth\/(auth\.guard|session\.service|login-throttle|user-status|decorators|passwords)\.js$|src\/modules\/users\//],
+  ['authentication (token cache, user status, rate limit)', /src\/core\/auth\/(auth\.guard|session\.service|login-throttle|user-status|decorators|passwords|rate-limit|throttle\.table)\.js$|src\/modules\/users\//],
   ['permission check', /src\/core\/auth\/permission\.service\.js$/],
   ['controller, request context, query parameters', /src\/core\/(resource\/resource-controller\.factory|http\/context\.factory|context|resource\/query\/params|http\/request)\.js$/],
   ['service: scope, lookup, statement building', /src\/core\/resource\/(resource\.service|query\/)/],
