@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -14,15 +14,22 @@ export function args(): Record<string, string> {
   return Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 }
 
-/** A fresh database for the benchmark: a temp PGlite dir, or a recreated database on a server. */
-export async function benchDatabase(kind: BenchDb, name: string): Promise<Record<string, string>> {
+/**
+ * A fresh database for the benchmark: a temp PGlite dir, or a recreated database on a server.
+ * `keep`: the database on a server as it is (created when missing), for a benchmark that
+ * reuses what an earlier run seeded.
+ */
+export async function benchDatabase(kind: BenchDb, name: string, keep = false): Promise<Record<string, string>> {
   if (kind === 'pglite') return { DATA_DIR: `/tmp/${name}-${process.pid}` };
   if (kind === 'postgres') {
     const base = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
     const c = new Client({ connectionString: base });
     await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`);
+    const exists = (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+    if (!keep || !exists) {
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`);
+    }
     await c.end();
     const url = new URL(base);
     url.pathname = `/${name}`;
@@ -30,8 +37,8 @@ export async function benchDatabase(kind: BenchDb, name: string): Promise<Record
   }
   const base = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
   const c = await createConnection({ uri: base });
-  await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await c.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  if (!keep) await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await c.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   await c.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -40,19 +47,20 @@ export async function benchDatabase(kind: BenchDb, name: string): Promise<Record
 
 /**
  * Starts a built script as a child process (so its own RSS can be read), resolving once it prints
- * `listening on`.
+ * `listening on`. `execArgv`: node's own options (a preloaded module); `ipc`: with an IPC channel.
  */
-export function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
+export function startProcess(script: string, env: Record<string, string>, o: { execArgv?: string[]; ipc?: boolean } = {}): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const stdio: StdioOptions = ['ignore', 'pipe', 'inherit', ...(o.ipc ? ['ipc' as const] : [])];
+    const child = spawn(process.execPath, [...(o.execArgv ?? []), script], { env: { ...process.env, ...env }, stdio });
     child.stdout!.on('data', (b: Buffer) => b.toString().includes('listening on') && resolve(child));
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }
 
-/** Starts the built server (dist/src/main.js), with the superuser token ADMIN_TOKEN. */
-export function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  return startProcess(join(__dirname, '../src/main.js'), {
+/** Starts the built server (dist/src/main.js, or `o.script`), with the superuser token ADMIN_TOKEN. */
+export function startServer(env: Record<string, string>, port: number, o: Parameters<typeof startProcess>[2] & { script?: string } = {}): Promise<ChildProcess> {
+  return startProcess(o.script ?? join(__dirname, '../src/main.js'), {
     ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -61,16 +69,16 @@ export function startServer(env: Record<string, string>, port: number): Promise<
     SUPERUSER_API_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'error',
     EXPOSE_STATEMENT_COUNT: 'true',
-  });
+  }, o);
 }
 
 /**
  * Starts the floor server (bench/floor/server.ts, built) on the database of `env` (PostgreSQL or
  * MySQL: `DATABASE_URL`), taking ADMIN_TOKEN as its token, so the same requester drives both.
  */
-export function startFloor(env: Record<string, string>, port: number): Promise<ChildProcess> {
+export function startFloor(env: Record<string, string>, port: number, o?: Parameters<typeof startProcess>[2]): Promise<ChildProcess> {
   if (!env.DATABASE_URL) throw new Error('the floor server needs a database server (DATABASE_URL)');
-  return startProcess(join(__dirname, 'floor/server.js'), { DATABASE_URL: env.DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', FLOOR_TOKEN: ADMIN_TOKEN });
+  return startProcess(join(__dirname, 'floor/server.js'), { DATABASE_URL: env.DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', FLOOR_TOKEN: ADMIN_TOKEN }, o);
 }
 
 /** Stops a process started by startProcess and waits for it to exit (a PGlite data directory is free again). */

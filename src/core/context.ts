@@ -40,10 +40,24 @@ export interface PermissionResolver {
   constraints(principal: Principal, objectType: string, action: Action): Promise<Constraint[] | null>;
 }
 
+/** A permission scope a read took: the rows of a model for an action (query/scope.ts). */
+export interface ScopeUse {
+  def: ResourceDefinition;
+  action: Action;
+  /** Whether the model's base scope was part of it. */
+  base: boolean;
+}
+
 /** Everything one request carries through the engine. */
 export class RequestContext {
   /** Per-request memo (custom field definitions, permission scopes). */
   readonly cache = new Map<string, unknown>();
+  /**
+   * Lists that note every permission scope the request's reads take while they are here: what a
+   * statement built meanwhile depends on besides its definition and the API version
+   * (serialize/page-extras.ts keeps statement parts built where every such scope was open).
+   */
+  readonly scopeListeners = new Set<ScopeUse[]>();
   /**
    * Where the changes this context makes come from (the change log's `change_context` and its
    * detail): `web` for a request, `orm` for the system's own work; a job sets `job`.

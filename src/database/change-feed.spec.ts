@@ -17,7 +17,17 @@ describe('ChangeFeed', () => {
       'SELECT "id" FROM "users_token" WHERE "id" = $1 FOR UPDATE',
     ]) {
       expect(feed.written(text)).toEqual([w]);
+      expect(feed.written(text)).toEqual([w]); // asked again: the kept answer
     }
+  });
+
+  it('answers for a text asked before a table was watched as for a new one', () => {
+    const feed = new ChangeFeed('local');
+    feed.watch(['users_token']);
+    const text = 'UPDATE "users_user" SET "is_active" = $1';
+    expect(feed.written(text)).toBeUndefined();
+    const w = feed.watch(['users_user']);
+    expect(feed.written(text)).toEqual([w]);
   });
 
   it('caches only what was read while nothing changed, never a miss, within its bound', async () => {

@@ -98,6 +98,9 @@ export class WatchedCache<K, V> {
  */
 const MAY_WRITE = /\b(insert|update|delete|truncate|merge|alter|drop)\b/i;
 
+/** How many statement texts `ChangeFeed.written` keeps its answer for (the oldest forgotten first), up to which length. */
+const WRITES_KEPT = { count: 1000, maxLength: 20_000 };
+
 /**
  * Tells in-process caches when rows of the tables they read may have changed: through the
  * statements this process runs (the `Db` gateway reports each one) and, on a PostgreSQL server,
@@ -106,6 +109,8 @@ const MAY_WRITE = /\b(insert|update|delete|truncate|merge|alter|drop)\b/i;
  */
 export class ChangeFeed {
   private readonly byTable = new Map<string, TableWatch[]>();
+  /** `written`'s answers by statement text (each scan reads a statement of kilobytes once per watched table). */
+  private readonly writes = new Map<string, TableWatch[] | undefined>();
   private readonly logger = new Logger('ChangeFeed');
   private readonly id = randomBytes(6).toString('hex');
   private client?: Client;
@@ -132,6 +137,7 @@ export class ChangeFeed {
   watch(tables: string[]): TableWatch {
     const w = new TableWatch(this);
     for (const t of tables) this.byTable.set(t, [...(this.byTable.get(t) ?? []), w]);
+    this.writes.clear();
     return w;
   }
 
@@ -149,6 +155,16 @@ export class ChangeFeed {
    * `Db` gateway bumps them before the statement and again once it, or its transaction, ended.
    */
   written(text: string): TableWatch[] | undefined {
+    // The same texts come back (the statements of each kind of request): the answer is kept.
+    if (this.writes.has(text)) return this.writes.get(text);
+    const out = this.watchesWritten(text);
+    if (text.length > WRITES_KEPT.maxLength) return out;
+    if (this.writes.size >= WRITES_KEPT.count) this.writes.delete(this.writes.keys().next().value!);
+    this.writes.set(text, out);
+    return out;
+  }
+
+  private watchesWritten(text: string): TableWatch[] | undefined {
     let out: TableWatch[] | undefined;
     for (const [table, watches] of this.byTable) {
       if (!text.includes(table)) continue;

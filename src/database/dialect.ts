@@ -1,4 +1,4 @@
-import { Sql, SqlNode, sql, raw, ident, join, param } from './sql';
+import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param } from './sql';
 
 export type DialectName = 'postgres' | 'mysql';
 
@@ -76,11 +76,16 @@ export interface Dialect {
  * plain values is one array parameter (`= ANY($1)`): PostgreSQL parses and binds a thousand
  * separate parameters in tens of milliseconds, one array in microseconds.
  */
-function renderWith(fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string, arrays: boolean) {
+function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string, arrays: boolean) {
+  if (fragment instanceof RenderedSql) {
+    if (fragment.dialect !== dialect) throw new Error(`a statement rendered for ${fragment.dialect} run on ${dialect}`);
+    return { text: fragment.text, params: [...fragment.params] };
+  }
   let text = '';
   const params: unknown[] = [];
   for (const n of fragment.nodes as SqlNode[]) {
     if (n.t === 'text') text += n.v;
+    else if (n.t === 'rendered') throw new Error('a rendered statement is not a fragment of another');
     else if (n.t === 'ident') text += n.v.map(quote).join('.');
     else if (n.t === 'in') {
       if (arrays) {
@@ -119,7 +124,7 @@ const icu = (e: Sql | string): Sql => sql`(CAST(${e} AS text) COLLATE "und-x-icu
 export const postgresDialect: Dialect = {
   name: 'postgres',
   typedUuids: true,
-  render: (f) => renderWith(f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`, true),
+  render: (f) => renderWith('postgres', f, (id) => `"${id.replace(/"/g, '""')}"`, (i) => `$${i}`, true),
   // Text columns are COLLATE "C" (ordering identical to MariaDB's utf8mb4_bin), whose case
   // folding is ASCII only; case-insensitive forms fold through ICU's root locale instead, so
   // "École" matches "école" here as it does on MariaDB.
@@ -166,7 +171,7 @@ const MY_TYPES: Record<ColumnType, string> = {
 export const mysqlDialect: Dialect = {
   name: 'mysql',
   typedUuids: false,
-  render: (f) => renderWith(f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?', false),
+  render: (f) => renderWith('mysql', f, (id) => '`' + id.replace(/`/g, '``') + '`', () => '?', false),
   // Text columns use a binary collation (case-sensitive like PostgreSQL), so the
   // case-insensitive forms lower both sides explicitly.
   ilike: (e, p) => sql`LOWER(${e}) LIKE LOWER(${p})`,

@@ -8,12 +8,29 @@ export type SqlNode =
   | { t: 'param'; v: unknown }
   | { t: 'ident'; v: string[] }
   /** `IN (<values>)`, or whatever the dialect binds a list of plain values with (one array). */
-  | { t: 'in'; v: readonly (string | number)[] };
+  | { t: 'in'; v: readonly (string | number)[] }
+  /** A RenderedSql's only node: it is a whole statement, never part of another. */
+  | { t: 'rendered' };
 
 export class Sql {
   constructor(readonly nodes: readonly SqlNode[]) {}
   get isEmpty(): boolean {
     return this.nodes.every((n) => n.t === 'text' && n.v.trim() === '');
+  }
+}
+
+/**
+ * A statement already rendered for a dialect (its text and values), run as it is: a statement
+ * built and rendered once, then run with other values (a detail's, ResourceService.findOne).
+ * A whole statement only: embedded in another fragment, it fails to render.
+ */
+export class RenderedSql extends Sql {
+  constructor(
+    readonly dialect: string,
+    readonly text: string,
+    readonly params: readonly unknown[],
+  ) {
+    super([{ t: 'rendered' }]);
   }
 }
 

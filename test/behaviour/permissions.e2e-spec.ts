@@ -70,6 +70,27 @@ eachDatabase('object permissions', (t) => {
     expect(detail.body.tree_depth).toBe(1);
   });
 
+  it('counts and names, for each requester, what they may view, whoever asked before them', async () => {
+    await t().patch(`/api/dcim/location-types/${ids.lt}/`, { content_types: ['dcim.rack'] }).expect(200);
+    const rack = (await t().post('/api/dcim/racks/', { name: 'Counted rack', location: ids.open, status: 'Active' }).expect(201)).body;
+    try {
+      for (const path of [`/api/dcim/locations/${ids.open}/`, `/api/dcim/locations/?id=${ids.open}`]) {
+        // The superuser first (who sees every row), then the constrained user, who may view no rack, then the superuser again.
+        for (const [who, rackCount, display] of [
+          ['superuser', 1, 'Hidden-Region → Open-Site'],
+          ['constrained', 0, 'Open-Site'],
+          ['superuser', 1, 'Hidden-Region → Open-Site'],
+        ] as const) {
+          const body = (await t().get(path, who === 'superuser' ? undefined : tok).expect(200)).body;
+          const o = body.results ? body.results[0] : body;
+          expect({ path, who, rack_count: o.rack_count, display: o.display, tree_depth: o.tree_depth }).toEqual({ path, who, rack_count: rackCount, display, tree_depth: 1 });
+        }
+      }
+    } finally {
+      await t().del(`/api/dcim/racks/${rack.id}/`).expect(204);
+    }
+  });
+
   it('finds no hidden object through filters, and cannot probe hidden attributes', async () => {
     expect((await t().get(`/api/dcim/locations/?tenant=${ids.tb}`, tok).expect(400)).body).toEqual({
       tenant: [`Select a valid choice. ${ids.tb} is not one of the available choices.`],

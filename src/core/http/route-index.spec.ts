@@ -13,6 +13,10 @@ function app(): { app: Express; log: string[] } {
     log.push('first');
     next();
   });
+  // Routes no key names: some can match a keyed request (parameters, a wildcard), some cannot (fewer segments, another literal).
+  a.get('/api/ipam/:model/', answer('ipam-model'));
+  a.get('/api/circuits/:model/:id/', answer('circuits-object'));
+  a.get('/api/:app/:model/:id/changes/', answer('object-changes'));
   a.get('/api/dcim/locations/', answer('locations-list'));
   a.get('/api/dcim/locations/:id/', answer('locations-detail'));
   a.get('/api/:app/', answer('app-root'));
@@ -48,6 +52,11 @@ describe('indexRoutes', () => {
     ['GET', '/api/dcim/locations/a/b/c/', 200, { name: 'catch-all', params: { rest: ['dcim', 'locations', 'a', 'b', 'c', ''] } }],
     ['GET', '/api/nope/nothing/here/', 200, { name: 'catch-all', params: { rest: ['nope', 'nothing', 'here', ''] } }],
     ['GET', '/api/dcim/loc%61tions/', 200, { name: 'catch-all', params: { rest: ['dcim', 'locations', ''] } }],
+    ['GET', '/api/ipam/prefixes/', 200, { name: 'ipam-model', params: { model: 'prefixes' } }],
+    ['GET', '/API/IPAM/Prefixes', 200, { name: 'ipam-model', params: { model: 'Prefixes' } }],
+    ['GET', '/api/dcim/locations/abc/changes/', 200, { name: 'object-changes', params: { app: 'dcim', model: 'locations', id: 'abc' } }],
+    ['GET', '/api/ipam/prefixes/x/changes/', 200, { name: 'object-changes', params: { app: 'ipam', model: 'prefixes', id: 'x' } }],
+    ['GET', '/api/circuits/circuits/c1/', 200, { name: 'circuits-object', params: { model: 'circuits', id: 'c1' } }],
     ['GET', '/health/', 200, { name: 'health', params: {} }],
     ['GET', '/err/or/here/', 500, { error: 'boom' }],
     ['GET', '/elsewhere/', 404, undefined],
@@ -73,8 +82,8 @@ describe('indexRoutes', () => {
     const router = (a as unknown as { router: Parameters<typeof indexRoutes>[0] }).router;
     const before = router.stack.length;
     indexRoutes(router);
-    // first, [7 routes], between, [2 routes], the error handler
-    expect([before, router.stack.length]).toEqual([12, 5]);
+    // first, [10 routes], between, [2 routes], the error handler
+    expect([before, router.stack.length]).toEqual([15, 5]);
   });
 
   it('lists the allowed methods of a path for OPTIONS as without the index', async () => {

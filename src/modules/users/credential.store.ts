@@ -12,6 +12,9 @@ import { parseJsonObject } from '../../core/resource/serialize/values';
 
 type TokenCredential = { user: AuthUser; token: TokenInfo };
 
+/** How many token credentials (and key hashes) are cached. */
+const TOKENS_CACHED = 10_000;
+
 
 const toUser = (r: Row, prefix = ''): AuthUser => ({
   id: String(r[`${prefix}id`]),
@@ -27,6 +30,11 @@ const toUser = (r: Row, prefix = ''): AuthUser => ({
 export class UsersCredentialStore implements CredentialStore, PermissionStore {
   /** Token credentials by key hash, while the tables they come from are unchanged (CREDENTIAL_CACHE). */
   private readonly tokens?: WatchedCache<string, TokenCredential>;
+  /**
+   * The hashes of keys that were found (with CREDENTIAL_CACHE): a key's two hashes were ~3 % of a
+   * detail's CPU. Keys that match nothing are not kept: guesses cannot push out the others.
+   */
+  private readonly hashes = new Map<string, string>();
   /** Users' permissions by user id, likewise. */
   private readonly permissions?: WatchedCache<string, readonly StoredPermission[]>;
 
@@ -41,7 +49,7 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
     this.secret = settings.SECRET_KEY as string;
     if (!settings.CREDENTIAL_CACHE) return;
     // The tables come from the declarations (`watched`), which also give them their notify triggers.
-    this.tokens = db.feed.cache(registry.watchedTables(['users.token', 'users.user']), { max: 10_000, ttlMs: 60_000 });
+    this.tokens = db.feed.cache(registry.watchedTables(['users.token', 'users.user']), { max: TOKENS_CACHED, ttlMs: 60_000 });
     // Deleting a user or a group cascades to the link tables: their own statements name them.
     this.permissions = db.feed.cache(registry.watchedTables(['users.user', 'auth.group', 'users.objectpermission']), { max: 10_000, ttlMs: 60_000 });
   }
@@ -49,8 +57,15 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
   async byTokenKey(key: string): Promise<TokenCredential | null> {
     // Anything but 40 hexadecimal characters was never issued: no hash, no statement.
     if (!TOKEN_KEY.test(key)) return null;
-    const hash = hashTokenKey(this.secret, key);
-    return this.tokens ? this.tokens.get(hash, () => this.loadToken(hash)) : this.loadToken(hash);
+    if (!this.tokens) return this.loadToken(hashTokenKey(this.secret, key));
+    const known = this.hashes.get(key);
+    const hash = known ?? hashTokenKey(this.secret, key);
+    const found = await this.tokens.get(hash, () => this.loadToken(hash));
+    if (found && !known) {
+      if (this.hashes.size >= TOKENS_CACHED) this.hashes.delete(this.hashes.keys().next().value!);
+      this.hashes.set(key, hash);
+    }
+    return found;
   }
 
   private async loadToken(hash: string): Promise<TokenCredential | null> {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Executor } from '../../../database/db';
 import { FALSE, ident, inList, or, Sql, sql, TRUE, and } from '../../../database/sql';
-import type { Action, RequestContext } from '../../context';
+import type { Action, RequestContext, ScopeUse } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Constraint } from '../fields';
 import { FilterCompiler } from './filter-compiler';
@@ -34,6 +34,7 @@ export function scopeConstraints(ctx: RequestContext, def: ResourceDefinition, a
  * Not exported: a caller that held the condition apart from the rows could forget it.
  */
 async function scopeCondition(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: Action, alias: string, opts: { base?: boolean } = {}): Promise<Sql> {
+  for (const uses of ctx.scopeListeners) uses.push({ def, action, base: opts.base !== false });
   const constraints = await scopeConstraints(ctx, def, action);
   const compiler = filterCompiler(ctx, exec);
   // The base scope (own tokens only) bounds what the API lets a client name; `base: false` is
@@ -44,6 +45,17 @@ async function scopeCondition(ctx: RequestContext, exec: Executor, def: Resource
   if (!constraints.length) return FALSE;
   const parts = await Promise.all(constraints.map((c) => (Object.keys(c).length ? compileStored(compiler, def, c, alias) : TRUE)));
   return and([baseSql, or(parts)]);
+}
+
+/**
+ * Whether the requester sees every row of a model for an action, as `visibleRows` would give
+ * them (its scope is TRUE), told without building the condition: no constraint, no base scope,
+ * and not owned through another object (notes: their owners' scopes). False may be said of an
+ * open scope (a base scope that holds no condition), never true of a closed one.
+ */
+export async function scopeIsOpen(ctx: RequestContext, use: ScopeUse): Promise<boolean> {
+  if (use.def.scopeVia || (use.base && use.def.baseScope?.(ctx))) return false;
+  return (await scopeConstraints(ctx, use.def, use.action)) === null;
 }
 
 const logger = new Logger('Permissions');

@@ -44,11 +44,13 @@ export interface Batch {
   /** What each extension loaded for this batch (custom field definitions). */
   extended: Map<ModelExtension, unknown>;
   /** The extensions that show keys on this batch's representations. */
-  extensions: ModelExtension[];
-  /** The fields this representation shows, computed once per batch. */
-  shown: Field[];
+  extensions: readonly ModelExtension[];
+  /** The fields readable in the request's API version. */
+  fields: readonly Field[];
+  /** The fields this representation shows, in order. */
+  shown: readonly Field[];
   /** Many-to-many fields shown after the timestamps (tags). */
-  trailing: ManyToManyField[];
+  trailing: readonly ManyToManyField[];
   listUrl: string;
   type: string;
   /** Every key of this batch's representations, in order (set by the first one made, when there are several). */

@@ -1,0 +1,13 @@
+import { mysqlDialect, postgresDialect } from './dialect';
+import { ident, RenderedSql, sql } from './sql';
+
+describe('RenderedSql', () => {
+  it('renders as the text and values it was made with, on its own dialect only, and never inside another fragment', () => {
+    const { text, params } = postgresDialect.render(sql`SELECT * FROM ${ident('t')} WHERE ${ident('t', 'id')} = ${'a'} AND ${ident('t', 'n')} = ${2}`);
+    expect(text).toBe('SELECT * FROM "t" WHERE "t"."id" = $1 AND "t"."n" = $2');
+    const again = new RenderedSql('postgres', text, ['b', 3]);
+    expect(postgresDialect.render(again)).toEqual({ text, params: ['b', 3] });
+    expect(() => mysqlDialect.render(again)).toThrow(/rendered for postgres/);
+    expect(() => postgresDialect.render(sql`SELECT (${again})`)).toThrow(/not a fragment/);
+  });
+});
