@@ -16,7 +16,16 @@ const EXAMPLE = join(REPO_ROOT, 'dist/plugins/example');
 const netkeelMigrations = (kind: Kind) => ownedMigrations()[0].migrations[kind === 'mysql' ? 'mysql' : 'postgres'].length;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
+/**
+ * The prompts, the answers' checks and the messages are the same code on every database: they are
+ * tried on one kind (`everyPrompt`: the PostgreSQL server where the run has one, else the first
+ * kind), where every command of the tool also writes; on the others each command writes and reads
+ * its database once.
+ */
+const PROMPTS_ON: Kind = testDatabases().includes('postgres') ? 'postgres' : testDatabases()[0];
+
 describe.each(testDatabases())('netkeel command-line tool [%s]', (kind) => {
+  const everyPrompt = kind === PROMPTS_ON;
   let database: TestDatabase;
   let env: Record<string, string>;
   let handedOver = false;
@@ -53,9 +62,10 @@ describe.each(testDatabases())('netkeel command-line tool [%s]', (kind) => {
     expect(again.code).toBe(1);
     expect(oneLine(again)).toBe('netkeel: createsuperuser: the username "bob" is already taken.');
 
+    expect((await runCli(['createsuperuser', '--username', 'eve', '--email', 'eve@example.com', '--password-stdin'], env, 'eve-password\n')).code).toBe(0);
+    if (!everyPrompt) return;
     const noPassword = await runCli(['createsuperuser', '--no-input', '--username', 'dave'], env);
     expect(noPassword).toMatchObject({ code: 0, stdout: 'Superuser created successfully, without a password: it cannot log in until `netkeel changepassword dave`.\n' });
-    expect((await runCli(['createsuperuser', '--username', 'eve', '--email', 'eve@example.com', '--password-stdin'], env, 'eve-password\n')).code).toBe(0);
     const badName = await runCli(['createsuperuser', '--no-input', '--username', 'no spaces'], env);
     expect(badName.code).toBe(1);
     expect(oneLine(badName)).toBe('netkeel: createsuperuser: username: Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.');
@@ -85,6 +95,8 @@ describe.each(testDatabases())('netkeel command-line tool [%s]', (kind) => {
   });
 
   it("changes a user's password twice asked on a terminal (three attempts) or from standard input", async () => {
+    expect(await runCli(['changepassword', 'bob', '--password-stdin'], env, 'bob-new-password\n')).toEqual({ code: 0, stderr: '', stdout: "Password changed successfully for user 'bob'.\n" });
+    if (!everyPrompt) return;
     const mismatch = (n: number): [string, string][] => [
       ['Password: ', `attempt-${n}-aaaa`],
       ['Password (again): ', `attempt-${n}-bbbb`],
@@ -102,7 +114,6 @@ describe.each(testDatabases())('netkeel command-line tool [%s]', (kind) => {
     expect(changed.screen).not.toContain('carol-new-password');
     expect(changed.code).toBe(0);
 
-    expect(await runCli(['changepassword', 'bob', '--password-stdin'], env, 'bob-new-password\n')).toEqual({ code: 0, stderr: '', stdout: "Password changed successfully for user 'bob'.\n" });
     const short = await runCli(['changepassword', 'bob', '--password-stdin'], env, 'short\n');
     expect(short.code).toBe(1);
     expect(oneLine(short)).toBe('netkeel: changepassword: password: This password is too short. It must contain at least 8 characters.');
@@ -116,16 +127,22 @@ describe.each(testDatabases())('netkeel command-line tool [%s]', (kind) => {
     const t = await startApp(kind, { database });
     try {
       const token = (user: string, password: string) => t.http.post('/api/users/tokens/').set('Authorization', basic(user, password));
-      await token('carol', 'carol-new-password').expect(201);
       await token('bob', 'bob-new-password').expect(201);
       await token('eve', 'eve-password').expect(201);
       await token('bob', 'bob-password').expect(403);
-      await token('dave', '').expect(403);
+      if (everyPrompt) {
+        await token('carol', 'carol-new-password').expect(201);
+        await token('dave', '').expect(403);
+      }
       const users = (await t.get('/api/users/users/?username=bob&username=carol&username=dave&username=eve').expect(200)).body.results;
       expect(users.map((u: Record<string, unknown>) => [u.username, u.email, u.is_superuser, u.is_staff, u.is_active])).toEqual([
         ['bob', 'bob@example.com', true, true, true],
-        ['carol', 'carol@example.com', true, true, true],
-        ['dave', '', true, true, true],
+        ...(everyPrompt
+          ? [
+              ['carol', 'carol@example.com', true, true, true],
+              ['dave', '', true, true, true],
+            ]
+          : []),
         ['eve', 'eve@example.com', true, true, true],
       ]);
     } finally {
