@@ -1,6 +1,6 @@
 # netkeel production image: compiled with the dev toolchain, run with the production dependencies
-# only (npm ci --omit=dev), on a maintained Node LTS (the project itself runs on Node 20.19+, 22
-# and 24). README, "Container"; docker-compose.yml runs it with PostgreSQL.
+# only (npm ci --omit=dev), on a maintained Node LTS (the project itself runs on Node 20.19+, 22.13+
+# and 24.11+). README, "Container"; docker-compose.yml runs it with PostgreSQL.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
