@@ -125,6 +125,21 @@ export class Settings {
   @IsString() @MinLength(1)
   DATA_DIR = './data';
 
+  /**
+   * The embedded database's page cache (PostgreSQL's shared_buffers), in MB. It lives in
+   * PGlite's WebAssembly memory, which never shrinks: a small cache keeps the process small.
+   */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1024)
+  PGLITE_SHARED_BUFFERS_MB = 16;
+
+  /**
+   * Where the build's schema snapshot of the embedded database is (a migrated empty data
+   * directory that a new data directory starts from instead of running every migration);
+   * empty: the one `npm run build` / `npm start` writes to dist/pglite-snapshot; `none`: none.
+   */
+  @IsString()
+  PGLITE_SNAPSHOT_DIR = '';
+
   @Transform(toInt) @IsInt() @Min(1)
   PAGINATE_COUNT = 50;
 
