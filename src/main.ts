@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  compileWasmWithLiftoffOnly();
+  if (!settings.PGLITE_WASM_TIER_UP) compileWasmWithLiftoffOnly();
   const app = await createApp({ settings });
   await app.listen(settings.PORT, settings.HOST);
   process.stdout.write(`netkeel listening on http://${settings.HOST}:${settings.PORT}${settings.BASE_PATH}/api/\n`);

@@ -133,6 +133,14 @@ export class Settings {
   PGLITE_SHARED_BUFFERS_MB = 16;
 
   /**
+   * Let V8 recompile the embedded database's hot WebAssembly with its optimizing compiler
+   * (TurboFan). Off: Liftoff's code only, ~200 MB less RSS under load and a faster start, big
+   * pages ~40 % slower (docs/performance.md, session 36).
+   */
+  @Transform(toBool) @IsBoolean()
+  PGLITE_WASM_TIER_UP = false;
+
+  /**
    * Where the build's schema snapshot of the embedded database is (a migrated empty data
    * directory that a new data directory starts from instead of running every migration);
    * empty: the one `npm run build` / `npm start` writes to dist/pglite-snapshot; `none`: none.
