@@ -30,13 +30,7 @@ const toBool = ({ value }: { value: unknown }) => {
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   return value;
 };
-const toList = ({ value }: { value: unknown }) =>
-  value === undefined
-    ? undefined
-    : String(value)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+const toList = ({ value }: { value: unknown }) => (value === undefined ? undefined : String(value).split(',').map((s) => s.trim()).filter(Boolean));
 
 @ValidatorConstraint({ name: 'trustEntry' })
 class TrustEntry implements ValidatorConstraintInterface {
@@ -126,27 +120,13 @@ export class Settings {
   DATA_DIR = './data';
 
   /**
-   * The embedded database's page cache (PostgreSQL's shared_buffers), in MB. It lives in
-   * PGlite's WebAssembly memory, which never shrinks: a small cache keeps the process small.
+   * The embedded database (README, Databases): its page cache (shared_buffers, MB) in WebAssembly
+   * memory that never shrinks; V8's optimizing tier for its WebAssembly (faster big pages, ~200 MB
+   * more RSS); the schema snapshot a new one starts from (empty: dist/pglite-snapshot; `none`).
    */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1024)
-  PGLITE_SHARED_BUFFERS_MB = 16;
-
-  /**
-   * Let V8 recompile the embedded database's hot WebAssembly with its optimizing compiler
-   * (TurboFan). Off: Liftoff's code only, ~200 MB less RSS under load and a faster start, big
-   * pages ~40 % slower (docs/performance.md, session 36).
-   */
-  @Transform(toBool) @IsBoolean()
-  PGLITE_WASM_TIER_UP = false;
-
-  /**
-   * Where the build's schema snapshot of the embedded database is (a migrated empty data
-   * directory that a new data directory starts from instead of running every migration);
-   * empty: the one `npm run build` / `npm start` writes to dist/pglite-snapshot; `none`: none.
-   */
-  @IsString()
-  PGLITE_SNAPSHOT_DIR = '';
+  @Transform(toInt) @IsInt() @Min(1) @Max(1024) PGLITE_SHARED_BUFFERS_MB = 16;
+  @Transform(toBool) @IsBoolean() PGLITE_WASM_TIER_UP = false;
+  @IsString() PGLITE_SNAPSHOT_DIR = '';
 
   @Transform(toInt) @IsInt() @Min(1)
   PAGINATE_COUNT = 50;
