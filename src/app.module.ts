@@ -40,7 +40,13 @@ export interface AppOptions {
 export function databaseTarget(settings: Settings): DatabaseTarget {
   const kind = databaseKind(settings);
   return kind === 'pglite'
-    ? { kind, dataDir: settings.DATA_DIR, preparedStatements: settings.PREPARED_STATEMENTS }
+    ? {
+        kind,
+        dataDir: settings.DATA_DIR,
+        preparedStatements: settings.PREPARED_STATEMENTS,
+        sharedBuffersMb: settings.PGLITE_SHARED_BUFFERS_MB,
+        snapshotDir: settings.PGLITE_SNAPSHOT_DIR === 'none' ? null : settings.PGLITE_SNAPSHOT_DIR || undefined,
+      }
     : {
         kind,
         url: settings.DATABASE_URL!.replace(/^mariadb:/, 'mysql:'),

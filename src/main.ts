@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadSettings, SettingsError } from './config/settings';
 import { createApp } from './bootstrap';
+import { compileWasmWithLiftoffOnly } from './database/pglite/wasm-flags';
 
 async function main(): Promise<void> {
   let settings;
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  if (!settings.PGLITE_WASM_TIER_UP) compileWasmWithLiftoffOnly();
   const app = await createApp({ settings });
   await app.listen(settings.PORT, settings.HOST);
   process.stdout.write(`netkeel listening on http://${settings.HOST}:${settings.PORT}${settings.BASE_PATH}/api/\n`);

@@ -5,6 +5,7 @@ import { parseArgs, ParseArgsConfig } from 'node:util';
 import { APPS, databaseTarget } from '../app.module';
 import { loadSettings, Settings, SettingsError } from '../config/settings';
 import { loadPlugins, PluginLoadError } from '../core/plugins/loader';
+import { compileWasmWithLiftoffOnly } from '../database/pglite/wasm-flags';
 import { connectDatabase, describeTarget, reason, StartupError } from '../database/connect';
 import type { OpenDatabase } from '../database/data-source.factory';
 import { Db } from '../database/db';
@@ -283,6 +284,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs a command and exits with its status (bin/netkeel.js, `npx netkeel`). */
 export function run(argv: string[]): void {
+  compileWasmWithLiftoffOnly();
   main(argv).then(
     (status) => process.exit(status),
     (e) => {

@@ -30,13 +30,7 @@ const toBool = ({ value }: { value: unknown }) => {
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   return value;
 };
-const toList = ({ value }: { value: unknown }) =>
-  value === undefined
-    ? undefined
-    : String(value)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+const toList = ({ value }: { value: unknown }) => (value === undefined ? undefined : String(value).split(',').map((s) => s.trim()).filter(Boolean));
 
 @ValidatorConstraint({ name: 'trustEntry' })
 class TrustEntry implements ValidatorConstraintInterface {
@@ -124,6 +118,15 @@ export class Settings {
   /** Data directory of the embedded database; "memory://" keeps it in memory (tests). */
   @IsString() @MinLength(1)
   DATA_DIR = './data';
+
+  /**
+   * The embedded database (README, Databases): its page cache (shared_buffers, MB) in WebAssembly
+   * memory that never shrinks; V8's optimizing tier for its WebAssembly (faster big pages, ~200 MB
+   * more RSS); the schema snapshot a new one starts from (empty: dist/pglite-snapshot; `none`).
+   */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1024) PGLITE_SHARED_BUFFERS_MB = 16;
+  @Transform(toBool) @IsBoolean() PGLITE_WASM_TIER_UP = false;
+  @IsString() PGLITE_SNAPSHOT_DIR = '';
 
   @Transform(toInt) @IsInt() @Min(1)
   PAGINATE_COUNT = 50;

@@ -2,7 +2,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { Logger } from '@nestjs/common';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Dialect, mysqlDialect, postgresDialect } from './dialect';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { lockDataDir } from './pglite/data-dir-lock';
+import { DEFAULT_SNAPSHOT_DIR, readSnapshot, unpackSnapshot } from './pglite/snapshot';
 import { SnakeNamingStrategy } from './naming.strategy';
 import { PreparedStatements } from './prepared';
 import { pgTypeParsers } from './pg-types';
@@ -41,6 +44,13 @@ export interface DatabaseTarget {
   dataDir?: string;
   /** PGlite: start from a dumped data directory (tests load a migrated template). */
   loadDataDir?: Blob;
+  /** PGlite: its page cache (shared_buffers), in MB (default PostgreSQL's 128). */
+  sharedBuffersMb?: number;
+  /**
+   * PGlite: the schema snapshot a new data directory starts from (./pglite/snapshot.ts); the
+   * build's (dist/pglite-snapshot) when undefined, none when null.
+   */
+  snapshotDir?: string | null;
   /** Upper bound on one statement, in ms (0 = none). */
   statementTimeoutMs?: number;
   /** PostgreSQL server and PGlite: run reads as prepared statements (default true). */
@@ -70,6 +80,22 @@ function pgliteConnection(db: PGlite): unknown {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createPgConfig } = require('@electric-sql/pglite/node-postgres') as { createPgConfig(db: PGlite): { connection: unknown } };
   return createPgConfig(db).connection;
+}
+
+/** A new data directory's content: the build's schema snapshot (a gzipped tarball) if it fits these migrations (else initdb and every migration). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+function fromSnapshot(target: DatabaseTarget, migrations: Function[]): Buffer | undefined {
+  if (target.snapshotDir === null) return undefined;
+  const dir = target.snapshotDir ?? DEFAULT_SNAPSHOT_DIR;
+  const verdict = readSnapshot(dir, migrations);
+  const log = new Logger('Database');
+  if (verdict.state === 'absent') return undefined;
+  if (verdict.state === 'stale') {
+    log.warn(`The schema snapshot in ${dir} is not used: ${verdict.why}. Creating the database and running every migration instead (\`npm run build\` makes a new snapshot).`);
+    return undefined;
+  }
+  log.log(`Creating the database from the schema snapshot (${verdict.migrations.length} migrations applied)`);
+  return verdict.tarball;
 }
 
 /**
@@ -144,7 +170,14 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
       const inMemory = dir.startsWith('memory://');
       if (!inMemory) unlock = await lockDataDir(dir, { log: (m) => new Logger('Database').warn(m) });
       try {
-        pglite = await PGlite.create(inMemory ? undefined : dir, target.loadDataDir ? { loadDataDir: target.loadDataDir } : {});
+        let loadDataDir = target.loadDataDir;
+        if (!loadDataDir && (inMemory || !existsSync(join(dir, 'PG_VERSION')))) {
+          const snapshot = fromSnapshot(target, opts.migrations.postgres);
+          if (snapshot && inMemory) loadDataDir = new Blob([snapshot], { type: 'application/x-gzip' });
+          else if (snapshot) unpackSnapshot(snapshot, dir);
+        }
+        const startParams = target.sharedBuffersMb ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${target.sharedBuffersMb}MB`] : undefined;
+        pglite = await PGlite.create(inMemory ? undefined : dir, { ...(loadDataDir ? { loadDataDir } : {}), ...(startParams ? { startParams } : {}) });
       } catch (err) {
         unlock?.();
         throw err;

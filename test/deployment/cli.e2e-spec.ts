@@ -174,7 +174,8 @@ describe('netkeel command-line tool: usage and errors', () => {
     expect(unlock.code).toBe(1);
     expect(oneLine(unlock)).toBe("netkeel: unlock: only the embedded database's data directory has a lock (DATABASE_URL is set).");
 
-    const unmigrated = await runCli(['createsuperuser', '--no-input', '--username', 'x'], { DATA_DIR: 'memory://' });
+    // Without the build's schema snapshot a new embedded database has no migration applied.
+    const unmigrated = await runCli(['createsuperuser', '--no-input', '--username', 'x'], { DATA_DIR: 'memory://', PGLITE_SNAPSHOT_DIR: 'none' });
     expect(unmigrated.code).toBe(1);
     expect(oneLine(unmigrated)).toBe(`netkeel: createsuperuser: the database has ${netkeelMigrations('pglite')} migration(s) not applied yet: run \`netkeel migrate\` (or start the server) first.`);
   });
