@@ -106,12 +106,13 @@ export interface Response {
 
 export function requester(port: number, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
-  return (method: string, path: string, body?: unknown): Promise<Response> =>
+  /** `contentType`: the body is sent as it is (a string: CSV), with that type; else as JSON. */
+  return (method: string, path: string, body?: unknown, contentType?: string): Promise<Response> =>
     new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const data = body === undefined ? undefined : Buffer.from(contentType ? String(body) : JSON.stringify(body));
       const start = process.hrtime.bigint();
       const req = http.request(
-        { host: '127.0.0.1', port, method, path, agent, headers: { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } },
+        { host: '127.0.0.1', port, method, path, agent, headers: { Authorization: `Token ${ADMIN_TOKEN}`, 'Content-Type': contentType ?? 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c) => chunks.push(c));
@@ -200,9 +201,9 @@ export function measurer(one: ReturnType<typeof requester>, targets: Record<stri
     if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
     return r;
   };
-  const measured = async (method: string, path: string, body?: unknown, status = 200) => {
+  const measured = async (method: string, path: string, body?: unknown, status = 200, contentType?: string) => {
     const before = Number((await one('GET', '/api/status/')).headers['x-statement-count']);
-    const r = ok(await one(method, path, body), status);
+    const r = ok(await one(method, path, body, contentType), status);
     return { r, statements: Number(r.headers['x-statement-count']) - before };
   };
   const report = (name: string, times: number[], statements: number[]) => {

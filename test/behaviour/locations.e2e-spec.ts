@@ -49,6 +49,22 @@ eachDatabase('location rules', (t) => {
     expect(res.body).toEqual({ location_type: ['Changing the type of an existing Location (from Zone to Region in this case) is not permitted.'] });
   });
 
+  it('refuses to move a location under itself or its descendants, one by one or in a bulk update', async () => {
+    const c1 = (await loc('C1', zone.id).expect(201)).body;
+    const c2 = (await loc('C2', zone.id, c1.id).expect(201)).body;
+    const c3 = (await loc('C3', zone.id, c2.id).expect(201)).body;
+    const other = (await loc('C-other', zone.id).expect(201)).body;
+    const refused = { parent: ['Cannot assign self or a descendant as the parent.'] };
+    expect((await t().patch(`/api/dcim/locations/${c1.id}/`, { parent: c3.id }).expect(400)).body).toEqual(refused);
+    expect((await t().patch(`/api/dcim/locations/${c2.id}/`, { parent: c2.id }).expect(400)).body).toEqual(refused);
+    // In a batch: the first refused object's errors, and nothing of the batch is written.
+    const bulk = await t().patch('/api/dcim/locations/', [{ id: c3.id, parent: other.id }, { id: c1.id, parent: c2.id }]).expect(400);
+    expect(bulk.body).toEqual(refused);
+    expect((await t().get(`/api/dcim/locations/${c3.id}/`).expect(200)).body.parent.id).toBe(c2.id);
+    const moved = await t().patch('/api/dcim/locations/', [{ id: c3.id, parent: c1.id }, { id: c2.id, parent: other.id }]).expect(200);
+    expect(moved.body.map((l: any) => l.parent.id)).toEqual([c1.id, other.id]);
+  });
+
   it('reserves rack-group names and guards nestable and parent changes of location types', async () => {
     expect((await t().post('/api/dcim/location-types/', { name: 'Rack Groups' }).expect(400)).body).toEqual({ name: ['This name is reserved for future use.'] });
     const nested = (await loc('Z-parent', zone.id).expect(201)).body;

@@ -143,3 +143,74 @@ eachDatabase('statements per detail', (t) => {
     }
   });
 });
+
+/**
+ * A bulk write costs a fixed number of statements, whatever its size (up to the engine's chunk of
+ * 500 objects per INSERT): references resolved, uniqueness checked, rows saved, the change log
+ * written and the objects read back in statements over the whole batch, never one per object.
+ */
+eachDatabase(
+  'statements per bulk write',
+  (t) => {
+    let type: any;
+    let root: any;
+    let other: any;
+    beforeAll(async () => {
+      type = (await t().post('/api/dcim/location-types/', { name: 'Site', nestable: true }).expect(201)).body;
+      root = (await t().post('/api/dcim/locations/', { name: 'root', location_type: type.id, status: 'Active' }).expect(201)).body;
+      other = (await t().post('/api/dcim/locations/', { name: 'other root', location_type: type.id, status: 'Active' }).expect(201)).body;
+      const prefixes = ['10.0.0.0/8', '10.1.0.0/16', ...Array.from({ length: 8 }, (_, y) => `10.1.${y}.0/24`)];
+      await t().post('/api/ipam/prefixes/', prefixes.map((prefix) => ({ prefix, status: 'Active' }))).expect(201);
+    });
+
+    const sizes = [3, 450];
+    /** The statements of one request per size, each given the objects of `body(size, round)`; the bodies' lengths checked. */
+    const costs = async (send: (size: number, round: number) => Promise<any>) => {
+      const out: number[] = [];
+      for (const [round, size] of sizes.entries()) out.push(await t().countStatements(() => send(size, round)));
+      return out;
+    };
+    const locations = (size: number, round: number) => Array.from({ length: size }, (_, i) => ({ name: `L${round}-${size}-${i}`, location_type: type.id, status: 'Active', parent: root.id }));
+    const created: Record<string, string[][]> = { locations: [], addresses: [] };
+
+    it('creates locations and IP addresses (each placed under its parent prefix) in as many statements for 3 as for 450', async () => {
+      const loc = await costs(async (size, round) => {
+        const res = await t().post('/api/dcim/locations/', locations(size, round)).expect(201);
+        expect(res.body.map((l: any) => l.parent.id)).toEqual(Array(size).fill(root.id));
+        created.locations.push(res.body.map((l: any) => l.id));
+      });
+      const ip = await costs(async (size, round) => {
+        const body = Array.from({ length: size }, (_, i) => ({ address: `10.1.${i % 8}.${10 + Math.floor(i / 8) + round * 60}/24`, status: 'Active', namespace: 'Global' }));
+        const res = await t().post('/api/ipam/ip-addresses/', body);
+        expect([res.status, res.status === 201 ? null : res.body]).toEqual([201, null]);
+        expect(new Set(res.body.map((a: any) => a.parent.id)).size).toBe(Math.min(size, 8));
+        created.addresses.push(res.body.map((a: any) => a.id));
+      });
+      expect({ loc, ip }).toEqual({ loc: [loc[0], loc[0]], ip: [ip[0], ip[0]] });
+    });
+
+    it('imports locations from CSV in as many statements for 3 rows as for 450', async () => {
+      const csv = await costs(async (size, round) => {
+        const text = ['name,location_type__name,status__name,parent__name', ...Array.from({ length: size }, (_, i) => `C${round}-${i},Site,Active,root`)].join('\n');
+        const res = await t().http.post('/api/dcim/locations/').set('Authorization', `Token ${t().token}`).set('Content-Type', 'text/csv').send(text);
+        expect([res.status, res.body.length]).toEqual([201, size]);
+      });
+      expect(csv).toEqual([csv[0], csv[0]]);
+    });
+
+    it('updates (moving locations to another parent) and deletes locations and IP addresses in as many statements for 3 as for 450', async () => {
+      const patch = async (path: string, ids: string[][], extra: object = {}) =>
+        costs(async (size, round) => {
+          const res = await t().patch(path, ids[round].map((id) => ({ id, description: `changed ${round}`, ...extra }))).expect(200);
+          expect(res.body.map((x: any) => [x.description, x.parent?.id])).toEqual(Array(size).fill([`changed ${round}`, 'parent' in extra ? other.id : expect.any(String)]));
+        });
+      const del = async (path: string, ids: string[][]) => costs((size, round) => t().del(path, ids[round].map((id) => ({ id }))).expect(204));
+      const changed = { loc: await patch('/api/dcim/locations/', created.locations, { parent: other.id }), ip: await patch('/api/ipam/ip-addresses/', created.addresses) };
+      const deleted = { loc: await del('/api/dcim/locations/', created.locations), ip: await del('/api/ipam/ip-addresses/', created.addresses) };
+      expect({ changed, deleted }).toEqual({ changed: { loc: [changed.loc[0], changed.loc[0]], ip: [changed.ip[0], changed.ip[0]] }, deleted: { loc: [deleted.loc[0], deleted.loc[0]], ip: [deleted.ip[0], deleted.ip[0]] } });
+      // Left: the roots and the imported locations.
+      expect([(await t().get('/api/dcim/locations/?limit=1').expect(200)).body.count, (await t().get('/api/ipam/ip-addresses/?limit=1').expect(200)).body.count]).toEqual([2 + 3 + 450, 0]);
+    });
+  },
+  { env: { CREDENTIAL_CACHE: 'false' } },
+);

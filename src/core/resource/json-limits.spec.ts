@@ -19,3 +19,17 @@ describe('fitDepth', () => {
     expect(node.d).toBe(JSON.stringify({ d: { d: 'bottom' } }));
   });
 });
+
+describe('nestedDeeperThan', () => {
+  it('counts levels of objects and arrays alike, and stops at the bound however deep the value goes', () => {
+    expect(nestedDeeperThan(nested(30), 30)).toBe(false);
+    expect(nestedDeeperThan(nested(31), 30)).toBe(true);
+    expect(nestedDeeperThan({ a: [[{ b: 1 }]] }, 4)).toBe(false);
+    expect(nestedDeeperThan({ a: [[{ b: 1 }]] }, 3)).toBe(true);
+    expect(nestedDeeperThan({ a: 1, b: [[{ c: [] }]] }, 4)).toBe(true);
+    expect(nestedDeeperThan('text', 0)).toBe(false);
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(nestedDeeperThan(deep, 100)).toBe(true);
+  });
+});

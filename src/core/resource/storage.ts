@@ -69,15 +69,26 @@ function deriveColumns(def: ResourceDefinition): ColumnSchema[] {
   return [...out.values()];
 }
 
-/** Column names of a model, in the order of `modelColumns`. */
-export function storedColumns(def: ResourceDefinition): string[] {
-  return modelColumns(def).map((c) => c.name);
+/** Column names of a model, in the order of `modelColumns` (worked out once per definition; not to be changed). */
+export function storedColumns(def: ResourceDefinition): readonly string[] {
+  let names = namesOfModel.get(def);
+  if (!names) namesOfModel.set(def, (names = Object.freeze(modelColumns(def).map((c) => c.name))));
+  return names;
 }
 
-/** How the engine binds each stored column's values (dialect.toDb / typedParam). */
-export function columnTypes(def: ResourceDefinition): Record<string, ColumnType> {
-  return Object.fromEntries(modelColumns(def).map((c) => [c.name, c.type]));
+const namesOfModel = new WeakMap<ResourceDefinition, readonly string[]>();
+
+/**
+ * How the engine binds each stored column's values (dialect.toDb / typedParam); worked out once
+ * per definition (a write of 1,000 objects asked for it once per object), not to be changed.
+ */
+export function columnTypes(def: ResourceDefinition): Readonly<Record<string, ColumnType>> {
+  let types = typesOfModel.get(def);
+  if (!types) typesOfModel.set(def, (types = Object.freeze(Object.fromEntries(modelColumns(def).map((c) => [c.name, c.type])))));
+  return types;
 }
+
+const typesOfModel = new WeakMap<ResourceDefinition, Readonly<Record<string, ColumnType>>>();
 
 /** Is an index with these leading columns already there (a key that starts with them)? */
 const covered = (indexes: IndexSchema[], pk: string[], cols: string[]) =>

@@ -19,6 +19,22 @@ export async function descendantIds(exec: Executor, def: ResourceDefinition, ids
   return rows.map((r) => String(r.id));
 }
 
+/**
+ * Which of `candidates` lie in the subtree of each of `ids` (the node itself included), in one
+ * recursive statement for a whole batch: pairs of (subtree root, candidate). A batch moving
+ * nodes checks that no node goes under itself this way.
+ */
+export async function subtreeMembers(exec: Executor, def: ResourceDefinition, ids: string[], candidates: string[]): Promise<[root: string, id: string][]> {
+  if (!ids.length || !candidates.length) return [];
+  const parent = parentColumn(def);
+  const rows = await exec.query<{ root: string; id: string }>(sql`WITH RECURSIVE d (root, id) AS (
+      SELECT ${ident('id')}, ${ident('id')} ${unscoped(def).from(inList(ident('id'), ids))}
+      UNION ALL
+      SELECT d.root, c.${ident('id')} FROM ${unscoped(def, 'c').table} JOIN d ON c.${ident(parent)} = d.id
+    ) SELECT DISTINCT root, id FROM d WHERE ${inList(ident('id'), candidates)}`);
+  return rows.map((r) => [String(r.root), String(r.id)]);
+}
+
 export interface Ancestry {
   /** Ancestors' names, root first. */
   names: string[];

@@ -31,6 +31,8 @@ export interface PendingRef {
 export interface Item {
   index: number;
   id: string;
+  /** The client gave the id of the object it creates (otherwise it is a new random UUID). */
+  idGiven?: boolean;
   existing: Row | null;
   /** Column values the request sets. */
   set: Row;

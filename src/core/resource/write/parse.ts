@@ -15,8 +15,10 @@ export function parse(run: WriteRun, def: ResourceDefinition, input: Record<stri
     return item;
   }
   if (mode === 'create' && input.id !== undefined && input.id !== null) {
-    if (isUuid(input.id)) item.id = parseUuid(input.id);
-    else addError(item.errors, 'id', 'Must be a valid UUID.');
+    if (isUuid(input.id)) {
+      item.id = parseUuid(input.id);
+      item.idGiven = true;
+    } else addError(item.errors, 'id', 'Must be a valid UUID.');
   }
   const full = mode !== 'patch';
   for (const f of Object.values(def.fields)) {

@@ -120,10 +120,20 @@ export async function saveContentTypes(run: WriteRun, f: ContentTypesField, item
 }
 /**
  * `<column> = <value>` for rows of one table that each get their own value in one UPDATE
- * (`CASE id WHEN ... THEN ... END`; the plain value for one row). For the engine's updates and
+ * (`CASE id WHEN ... THEN ... END`); the plain value where every row gets the same one (one row,
+ * a bulk PATCH setting one description, `last_updated` always). For the engine's updates and
  * for hooks that keep columns of many rows (a cable's ends, a path's origins).
  */
 export function perRow(d: Dialect, column: string, type: ColumnType, values: [id: string, value: unknown][]): Sql {
-  if (values.length === 1) return sql`${ident(column)} = ${d.toDb(values[0][1], type)}`;
-  return sql`${ident(column)} = CASE ${ident('id')}${join(values.map(([id, v]) => sql` WHEN ${id} THEN ${d.typedParam(d.toDb(v, type), type)}`), '')} END`;
+  const bound = values.map(([, v]) => d.toDb(v, type));
+  if (bound.every((v) => sameBound(v, bound[0]))) return sql`${ident(column)} = ${bound[0]}`;
+  return sql`${ident(column)} = CASE ${ident('id')}${join(values.map(([id], n) => sql` WHEN ${id} THEN ${d.typedParam(bound[n], type)}`), '')} END`;
+}
+
+/** Whether two values bound for the driver are the same value (anything but primitives, times and bytes: not known to be). */
+function sameBound(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  return false;
 }

@@ -3,19 +3,19 @@ import { and, ident, inList, join, or, Sql, sql } from '../../../database/sql';
 import type { ResourceDefinition, UniqueTogether } from '../definition';
 import { unscoped } from '../query/rows';
 import type { ForeignKeyField } from '../fields';
-import { descendantIds } from '../query/tree';
+import { subtreeMembers } from '../query/tree';
 import { addError, label, REQUIRED } from '../serialize/input';
 import { INSERT_CHUNK, Item, keyOf, WriteRun } from './item';
 
 /** Model-independent checks of a write: defaults of foreign keys, tree cycles, uniqueness. */
-/** A tree node may not become its own ancestor. */
+/** A tree node may not become its own ancestor: one statement for the whole batch. */
 export async function checkTreeCycles(run: WriteRun, def: ResourceDefinition, items: Item[]): Promise<void> {
   const parent = def.fields[def.tree!.parent] as ForeignKeyField;
   const moved = items.filter((i) => i.touched.has(parent.name) && i.values[parent.column]);
   if (!moved.length) return;
+  const below = new Set((await subtreeMembers(run.exec, def, moved.map((i) => i.id), [...new Set(moved.map((i) => String(i.values[parent.column])))])).map(([root, id]) => `${root}|${id}`));
   for (const item of moved) {
-    const below = new Set(await descendantIds(run.exec, def, [item.id]));
-    if (below.has(String(item.values[parent.column]))) addError(item.errors, parent.name, 'Cannot assign self or a descendant as the parent.');
+    if (below.has(`${item.id}|${item.values[parent.column]}`)) addError(item.errors, parent.name, 'Cannot assign self or a descendant as the parent.');
   }
 }
 
@@ -68,10 +68,10 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
       nullsEqual: nullsEqualOf(def, u, columns),
     });
   }
-  // The id itself, when clients supply it.
+  // The id itself, when clients supply it (a new random UUID is taken to be free).
   sets.push({ fields: ['id'], columns: ['id'], field: () => 'id', message: () => `${def.verboseName} with this Id already exists.`, nullsEqual: never });
   for (const s of sets) {
-    const relevant = ok.filter((i) => (s.fields[0] === 'id' ? !i.existing : s.fields.some((n) => i.touched.has(n) || !i.existing)));
+    const relevant = ok.filter((i) => (s.fields[0] === 'id' ? !i.existing && i.idGiven : s.fields.some((n) => i.touched.has(n) || !i.existing)));
     const tuples = relevant
       .map((i) => ({ item: i, vals: s.columns.map((c) => i.values[c] ?? null) }))
       .filter((t) => t.vals.every((v) => v !== null) || s.nullsEqual(t.vals));

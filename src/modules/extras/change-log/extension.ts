@@ -10,6 +10,7 @@ import { ownRepresentations } from '../../../core/resource/serialize/own-represe
 import { storedBoolean } from '../../../core/resource/serialize/values';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
 import { chunks } from '../../../core/resource/write/item';
+import type { Field } from '../../../core/resource/fields';
 import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
 import { notifyListeners, type ChangeRecord } from './listeners';
 
@@ -115,6 +116,37 @@ async function namesOfTags(ctx: RequestContext, exec: Executor, reps: Obj[]): Pr
  * text column is kept).
  */
 export function storedData(def: ResourceDefinition, row: Row, rep: Obj, tagNames: Map<string, string>): Obj {
+  const plan = storedDataPlan(def);
+  const out: Obj = {};
+  for (const [column, name, type] of plan.columns) {
+    const v = plain(row[column], type);
+    if (v === undefined) continue;
+    out[name] = v;
+  }
+  if (plan.customFields) out.custom_fields = plain(row._custom_field_data, 'json') ?? {};
+  for (const f of plan.lists) {
+    const shown = rep[f.name];
+    if (!Array.isArray(shown)) continue;
+    if (f.kind === 'contentTypes') out[f.name] = shown;
+    else out[f.name] = shown.map((t: Obj) => (f.name === 'tags' ? (tagNames.get(String(t.id)) ?? String(t.id)) : String(t.id)));
+  }
+  return out;
+}
+
+interface StoredDataPlan {
+  /** Column, the name it is stored under (a foreign key's field name), its type. */
+  columns: [column: string, name: string, type: string][];
+  customFields: boolean;
+  /** Writable many-to-many and content-type fields, listed from the representation. */
+  lists: Field[];
+}
+
+const storedDataPlans = new WeakMap<ResourceDefinition, StoredDataPlan>();
+
+/** What `storedData` takes of a model's rows, worked out once per definition. */
+function storedDataPlan(def: ResourceDefinition): StoredDataPlan {
+  let plan = storedDataPlans.get(def);
+  if (plan) return plan;
   const types = columnTypes(def);
   const names = new Map<string, string>();
   const hidden = new Set<string>(['id']);
@@ -122,21 +154,13 @@ export function storedData(def: ResourceDefinition, row: Row, rep: Obj, tagNames
     if (f.kind === 'fk') names.set(f.column, f.name);
     if (f.writeOnly && f.kind === 'scalar') hidden.add(f.column);
   }
-  const out: Obj = {};
-  for (const column of storedColumns(def)) {
-    if (hidden.has(column) || column.startsWith('_')) continue;
-    const v = plain(row[column], types[column]);
-    if (v === undefined) continue;
-    out[names.get(column) ?? column] = v;
-  }
-  if (modelColumns(def).some((c) => c.name === '_custom_field_data')) out.custom_fields = plain(row._custom_field_data, 'json') ?? {};
-  for (const f of Object.values(def.fields)) {
-    const shown = rep[f.name];
-    if (f.kind === 'm2m' && f.writable && Array.isArray(shown)) {
-      out[f.name] = shown.map((t: Obj) => (f.name === 'tags' ? (tagNames.get(String(t.id)) ?? String(t.id)) : String(t.id)));
-    } else if (f.kind === 'contentTypes' && Array.isArray(shown)) out[f.name] = shown;
-  }
-  return out;
+  plan = {
+    columns: storedColumns(def).filter((c) => !hidden.has(c) && !c.startsWith('_')).map((c) => [c, names.get(c) ?? c, types[c]]),
+    customFields: modelColumns(def).some((c) => c.name === '_custom_field_data'),
+    lists: Object.values(def.fields).filter((f) => (f.kind === 'm2m' && f.writable) || f.kind === 'contentTypes'),
+  };
+  storedDataPlans.set(def, plan);
+  return plan;
 }
 
 /** A stored value as JSON: times as ISO text, JSON parsed, MySQL's 0/1 as booleans, whole numbers as numbers; bytes are left out. */
