@@ -63,6 +63,11 @@ eachDatabase('location rules', (t) => {
     expect((await t().get(`/api/dcim/locations/${c3.id}/`).expect(200)).body.parent.id).toBe(c2.id);
     const moved = await t().patch('/api/dcim/locations/', [{ id: c3.id, parent: c1.id }, { id: c2.id, parent: other.id }]).expect(200);
     expect(moved.body.map((l: any) => l.parent.id)).toEqual([c1.id, other.id]);
+    // Each move alone is fine, together they make a loop (c1 -> other -> c1): refused whole.
+    const loop = await t().patch('/api/dcim/locations/', [{ id: other.id, parent: c1.id }, { id: c1.id, parent: c2.id }]).expect(400);
+    expect(loop.body).toEqual(refused);
+    expect((await t().get(`/api/dcim/locations/${other.id}/`).expect(200)).body.parent).toBeNull();
+    expect((await t().get(`/api/dcim/locations/${c1.id}/`).expect(200)).body.parent).toBeNull();
   });
 
   it('reserves rack-group names and guards nestable and parent changes of location types', async () => {

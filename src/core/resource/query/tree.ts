@@ -20,19 +20,22 @@ export async function descendantIds(exec: Executor, def: ResourceDefinition, ids
 }
 
 /**
- * Which of `candidates` lie in the subtree of each of `ids` (the node itself included), in one
- * recursive statement for a whole batch: pairs of (subtree root, candidate). A batch moving
- * nodes checks that no node goes under itself this way.
+ * The stored parent of each of `ids` and of all their ancestors, in one recursive statement for
+ * a whole batch (a node without a parent maps to null). A batch moving nodes walks these chains
+ * to check that no node ends up under itself.
  */
-export async function subtreeMembers(exec: Executor, def: ResourceDefinition, ids: string[], candidates: string[]): Promise<[root: string, id: string][]> {
-  if (!ids.length || !candidates.length) return [];
+export async function storedAncestry(exec: Executor, def: ResourceDefinition, ids: string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  if (!ids.length) return out;
   const parent = parentColumn(def);
-  const rows = await exec.query<{ root: string; id: string }>(sql`WITH RECURSIVE d (root, id) AS (
-      SELECT ${ident('id')}, ${ident('id')} ${unscoped(def).from(inList(ident('id'), ids))}
-      UNION ALL
-      SELECT d.root, c.${ident('id')} FROM ${unscoped(def, 'c').table} JOIN d ON c.${ident(parent)} = d.id
-    ) SELECT DISTINCT root, id FROM d WHERE ${inList(ident('id'), candidates)}`);
-  return rows.map((r) => [String(r.root), String(r.id)]);
+  // UNION, not UNION ALL: chains that meet are walked once from where they meet.
+  const rows = await exec.query<{ id: string; parent: string | null }>(sql`WITH RECURSIVE up (id, parent) AS (
+      SELECT ${ident('id')}, ${ident(parent)} ${unscoped(def).from(inList(ident('id'), ids))}
+      UNION
+      SELECT p.${ident('id')}, p.${ident(parent)} FROM ${unscoped(def, 'p').table} JOIN up ON p.${ident('id')} = up.parent
+    ) SELECT id, parent FROM up`);
+  for (const r of rows) out.set(String(r.id), r.parent == null ? null : String(r.parent));
+  return out;
 }
 
 export interface Ancestry {

@@ -3,19 +3,37 @@ import { and, ident, inList, join, or, Sql, sql } from '../../../database/sql';
 import type { ResourceDefinition, UniqueTogether } from '../definition';
 import { unscoped } from '../query/rows';
 import type { ForeignKeyField } from '../fields';
-import { subtreeMembers } from '../query/tree';
+import { storedAncestry } from '../query/tree';
 import { addError, label, REQUIRED } from '../serialize/input';
 import { INSERT_CHUNK, Item, keyOf, WriteRun } from './item';
 
 /** Model-independent checks of a write: defaults of foreign keys, tree cycles, uniqueness. */
-/** A tree node may not become its own ancestor: one statement for the whole batch. */
+/**
+ * A tree node may not become its own ancestor, neither in the tree as stored (a node moved under
+ * one of its descendants) nor in the tree as the whole batch leaves it (two nodes each moved
+ * under the other): one statement for the batch, then walks in memory.
+ */
 export async function checkTreeCycles(run: WriteRun, def: ResourceDefinition, items: Item[]): Promise<void> {
   const parent = def.fields[def.tree!.parent] as ForeignKeyField;
   const moved = items.filter((i) => i.touched.has(parent.name) && i.values[parent.column]);
   if (!moved.length) return;
-  const below = new Set((await subtreeMembers(run.exec, def, moved.map((i) => i.id), [...new Set(moved.map((i) => String(i.values[parent.column])))])).map(([root, id]) => `${root}|${id}`));
+  const newParent = new Map(moved.map((i) => [i.id, String(i.values[parent.column])]));
+  const stored = await storedAncestry(run.exec, def, [...new Set(newParent.values())]);
+  /** Whether walking up from `from` (by `next`) reaches `id`; a loop not through `id` stops the walk. */
+  const reaches = (from: string, id: string, next: (n: string) => string | null | undefined) => {
+    const seen = new Set<string>();
+    for (let n: string | null | undefined = from; n != null && !seen.has(n); n = next(n)) {
+      if (n === id) return true;
+      seen.add(n);
+    }
+    return false;
+  };
+  const afterBatch = (n: string) => (newParent.has(n) ? newParent.get(n) : stored.get(n));
   for (const item of moved) {
-    if (below.has(`${item.id}|${item.values[parent.column]}`)) addError(item.errors, parent.name, 'Cannot assign self or a descendant as the parent.');
+    const to = newParent.get(item.id)!;
+    if (reaches(to, item.id, (n) => stored.get(n)) || reaches(to, item.id, afterBatch)) {
+      addError(item.errors, parent.name, 'Cannot assign self or a descendant as the parent.');
+    }
   }
 }
 
