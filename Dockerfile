@@ -34,4 +34,5 @@ EXPOSE 8080
 # Liveness: the process serves (no credentials needed; /ready/ also checks the database).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD node -e "const b=(process.env.BASE_PATH||'').replace(/^\/+|\/+$/g,'');require('http').get('http://127.0.0.1:'+(process.env.PORT||8080)+(b?'/'+b:'')+'/health/',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+# node's options as `npm start` gives them (package.json; test/deployment/start-command.spec.ts).
+CMD ["node", "--max-old-space-size=1024", "dist/src/main.js"]

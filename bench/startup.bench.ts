@@ -10,6 +10,7 @@
  * Usage: npm run bench:startup -- [--rounds=5] [--port=18565]
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { serverNodeOptions } from '../src/core/testing/server-command';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -33,7 +34,7 @@ function status(port: number, path: string): Promise<number> {
 /** Starts the server on `dataDir` and waits until /ready/ answers 200: the time that took, and the process. */
 async function startUntilReady(dataDir: string, port: number): Promise<{ ms: number; child: ChildProcess }> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(__dirname, '../src/main.js')], {
+  const child = spawn(process.execPath, [...serverNodeOptions(), join(__dirname, '../src/main.js')], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

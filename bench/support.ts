@@ -4,6 +4,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createConnection } from 'mysql2/promise';
+import { serverNodeOptions } from '../src/core/testing/server-command';
 
 export type BenchDb = 'pglite' | 'postgres' | 'mysql';
 
@@ -60,6 +61,7 @@ export function startProcess(script: string, env: Record<string, string>, o: { e
 
 /** Starts the built server (dist/src/main.js, or `o.script`), with the superuser token ADMIN_TOKEN. */
 export function startServer(env: Record<string, string>, port: number, o: Parameters<typeof startProcess>[2] & { script?: string } = {}): Promise<ChildProcess> {
+  // node's options as `npm start` gives them (a heap limit that keeps the RSS down).
   return startProcess(o.script ?? join(__dirname, '../src/main.js'), {
     ...env,
     PORT: String(port),
@@ -69,7 +71,7 @@ export function startServer(env: Record<string, string>, port: number, o: Parame
     SUPERUSER_API_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'error',
     EXPOSE_STATEMENT_COUNT: 'true',
-  }, o);
+  }, { ...o, execArgv: [...serverNodeOptions(), ...(o.execArgv ?? [])] });
 }
 
 /**

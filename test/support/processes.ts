@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../src/core/testing/repo-root';
+import { serverNodeOptions } from '../../src/core/testing/server-command';
 
 /** The built server and command-line tool (`npm run typecheck` or `npm run build` makes them). */
 export const MAIN = join(REPO_ROOT, 'dist/src/main.js');
@@ -88,7 +89,7 @@ export interface ServerProcess {
 
 /** Starts the built server with exactly this environment. */
 export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serverNodeOptions(), MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const listening = new Promise<void>((resolve, reject) => {
