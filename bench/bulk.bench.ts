@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { args, BenchDb, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, round, startServer, stopProcess } from './support';
+import { args, BenchDb, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess } from './support';
 
 type Obj = Record<string, any>;
 

@@ -21,13 +21,13 @@
  *   --seconds: load per server per 8-connection scenario; --rounds: pages of 1,000 per server.
  */
 import { ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import {
   args,
   BenchDb,
   benchDatabase,
+  machineHeader,
   machineSpeedMs,
   measurer,
   peakRssMb,
@@ -75,12 +75,8 @@ async function main(): Promise<void> {
   const kinds = (a.db ?? 'postgres,mysql,pglite').split(',') as BenchDb[];
   for (const k of kinds) if (!['pglite', 'postgres', 'mysql'].includes(k)) throw new Error(`--db: unknown database ${k}`);
   const o = { seconds: Number(a.seconds ?? 10), rounds: Number(a.rounds ?? 40), port: Number(a.port ?? 18555) };
-  const pglite = JSON.parse(readFileSync(join(require.resolve('@electric-sql/pglite'), '../../package.json'), 'utf8')).version;
-  const cpus = os.cpus();
   process.stdout.write(
-    `machine: ${cpus.length} x ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}; ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\nnode ${process.version}, PGlite ${pglite}\n` +
-      `machine speed at start: ${machineSpeedMs()} ms (a fixed JavaScript workload; lower is faster)\n` +
+    machineHeader() +
       `load: ${o.seconds} s per server per 8-connection scenario, ${o.rounds} pages of 1,000 per server\n`,
   );
   const results: Result[] = [];

@@ -11,11 +11,11 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { serverNodeOptions } from '../src/core/testing/server-command';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
-import { args, machineSpeedMs, peakRssMb, percentile, round, stopProcess } from './support';
+import { args, machineHeader, machineSpeedMs, peakRssMb, percentile, round, stopProcess } from './support';
 
 const TARGETS = { firstMs: 10_000, restartMs: 3_000, rssMb: 300 };
 
@@ -51,12 +51,8 @@ async function main(): Promise<void> {
   const a = args();
   const rounds = Number(a.rounds ?? 5);
   const port = Number(a.port ?? 18565);
-  const pglite = JSON.parse(readFileSync(join(require.resolve('@electric-sql/pglite'), '../../package.json'), 'utf8')).version;
-  const cpus = os.cpus();
   process.stdout.write(
-    `machine: ${cpus.length} x ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}; ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\nnode ${process.version}, PGlite ${pglite}\n` +
-      `machine speed at start: ${machineSpeedMs()} ms (a fixed JavaScript workload; lower is faster)\n` +
+    machineHeader() +
       `${rounds} rounds: a first start on a fresh data directory, then a restart on it\n\n`,
   );
   const first: number[] = [];

@@ -1,10 +1,12 @@
 import { ChildProcess, spawn, StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createConnection } from 'mysql2/promise';
 import { serverNodeOptions } from '../src/core/testing/server-command';
+import { pgliteVersion } from '../src/database/pglite/snapshot';
 
 export type BenchDb = 'pglite' | 'postgres' | 'mysql';
 
@@ -228,4 +230,14 @@ export function measurer(one: ReturnType<typeof requester>, targets: Record<stri
   const table = (title: string) =>
     process.stdout.write(`\n## ${title}\n\n| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
   return { ok, measured, report, timed, table };
+}
+
+/** The lines a benchmark's output starts with: the machine and its load, node's and PGlite's versions, the machine's speed now. */
+export function machineHeader(): string {
+  const cpus = os.cpus();
+  return (
+    `machine: ${cpus.length} x ${cpus[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}; ` +
+    `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\nnode ${process.version}, PGlite ${pgliteVersion()}\n` +
+    `machine speed at start: ${machineSpeedMs()} ms (a fixed JavaScript workload; lower is faster)\n`
+  );
 }

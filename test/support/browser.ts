@@ -25,7 +25,8 @@ import type { TestApp } from '../../src/core/testing/harness';
  *
  * One browser per suite (launched in beforeAll, closed in afterAll, never left running); each
  * `open` is a new browser context, so pages of one test share cookies and tests share none.
- * Without Chromium the suite is skipped with a message, except under CI=true, where it fails.
+ * Without Chromium jest.config.js leaves the browser suites out of the run with a message,
+ * except under CI=true, where they run and fail.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -117,23 +118,17 @@ async function openPage(browser: Browser, app: TestApp | string): Promise<Checke
 }
 
 /**
- * A `describe` block with one Chromium for its tests. Under CI=true a missing browser fails the
- * block; elsewhere the block is skipped with a message saying how to install it.
+ * A `describe` block with one Chromium for its tests. Without the browser, jest.config.js leaves
+ * the browser suites out of the run (saying how to install it), except under CI=true, where
+ * they run here and fail.
  */
 export function browserSuite(name: string, body: (browser: () => BrowserHarness) => void): void {
   if (!existsSync(CHROMIUM)) {
-    const message = `${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`;
-    if (process.env.CI === 'true') {
-      describe(name, () => {
-        it('has a browser to run in', () => {
-          throw new Error(message);
-        });
+    describe(name, () => {
+      it('has a browser to run in', () => {
+        throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH`);
       });
-    } else {
-      // eslint-disable-next-line no-console
-      console.warn(`Skipping "${name}": ${message}`);
-      describe.skip(name, () => body(() => undefined as never));
-    }
+    });
     return;
   }
   describe(name, () => {
