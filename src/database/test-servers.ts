@@ -131,17 +131,60 @@ export async function migratedDatabase(kind: 'postgres' | 'mysql', template?: My
   if (typeof template === 'string') return freshDatabase(kind, template);
   const fresh = await freshDatabase(kind);
   if (kind !== 'mysql' || !template) return fresh;
-  const c = await createConnection({ uri: fresh.url, multipleStatements: true });
+  // MariaDB makes a file per table, and waits for the disk at each: the tables are made over
+  // CLONE_CONNECTIONS connections at once (a clone of ~180 tables took 7.4-8.5 s on one, 2.4-3.0 s
+  // on four, on this machine under the suite's load). Foreign keys may name tables not made yet.
+  const slices = Array.from({ length: CLONE_CONNECTIONS }, (_, i) => template.tables.filter((_, j) => j % CLONE_CONNECTIONS === i));
+  const copy = template.filled.map((t) => `INSERT INTO \`${t}\` SELECT * FROM \`${template.name}\`.\`${t}\``);
   try {
-    const copy = template.filled.map((t) => `INSERT INTO \`${t}\` SELECT * FROM \`${template.name}\`.\`${t}\``);
-    await c.query(['SET FOREIGN_KEY_CHECKS = 0', ...template.tables, ...copy, 'SET FOREIGN_KEY_CHECKS = 1'].join(';\n'));
+    await Promise.all(slices.map((tables) => onDatabase(fresh.url, ['SET FOREIGN_KEY_CHECKS = 0', ...tables])));
+    if (copy.length) await onDatabase(fresh.url, ['SET FOREIGN_KEY_CHECKS = 0', ...copy]);
   } catch (err) {
     await fresh.drop();
     throw err;
+  }
+  return fresh;
+}
+
+/** How many connections clone a MariaDB template's tables (migratedDatabase). */
+const CLONE_CONNECTIONS = 4;
+
+/** Runs statements on a MariaDB database, as one multi-statement request on a connection of its own. */
+async function onDatabase(url: string, statements: string[]): Promise<void> {
+  const c = await createConnection({ uri: url, multipleStatements: true });
+  try {
+    await c.query(statements.join(';\n'));
   } finally {
     await c.end();
   }
-  return fresh;
+}
+
+/**
+ * Drops every database this run made on the test servers (their names start with `nk_<pid>_`,
+ * the pid of jest's process, which its worker threads share): the suites' databases are dropped
+ * in the background (testDatabase), and the last ones may still be there when the run ends.
+ */
+export async function dropRunDatabases(): Promise<void> {
+  const prefix = `nk_${process.pid}_`;
+  if (process.env.TEST_POSTGRES_URL) {
+    const c = new Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ name: string }>(`SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
+      for (const { name } of rows) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  }
+  if (process.env.TEST_MYSQL_URL) {
+    const c = await createConnection({ uri: process.env.TEST_MYSQL_URL });
+    try {
+      const [rows] = (await c.query(`SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE LEFT(SCHEMA_NAME, ?) = ?`, [prefix.length, prefix])) as unknown as [{ name: string }[]];
+      for (const { name } of rows) await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    } finally {
+      await c.end();
+    }
+  }
 }
 
 /** Drops a template database (the global teardown). */

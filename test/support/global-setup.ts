@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/database/data-source.factory';
@@ -24,15 +24,27 @@ export default async function globalSetup(): Promise<void> {
 
 /**
  * The PGlite template is a data directory: a suite's copy of it opens in a fraction of the time a
- * dumped one takes to unpack into memory.
+ * dumped one takes to unpack into memory. It and the suites' copies (65 MB and ~2,000 files each)
+ * are kept in memory where the machine has a tmpfs (/dev/shm): a copy on this machine's disk took
+ * 4-10 s under the suite's load, 0.5-0.9 s there; PGlite's files are read and written the same way.
  */
 async function pgliteTemplate(): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), `netkeel-pglite-${process.pid}-`));
+  const root = mkdtempSync(join(inMemoryDir() ?? tmpdir(), `netkeel-pglite-${process.pid}-`));
   const template = join(root, 'template');
   const db = await openDatabase({ kind: 'pglite', dataDir: template }, { migrations: MIGRATIONS });
   await db.dataSource.runMigrations({ transaction: 'each' });
   await db.close();
   process.env.NETKEEL_PGLITE_TEMPLATE = template;
+}
+
+/** /dev/shm where it is a directory this process may write in. */
+function inMemoryDir(): string | undefined {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return statSync('/dev/shm').isDirectory() ? '/dev/shm' : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every suite's PostgreSQL database is a copy of this one (CREATE DATABASE ... TEMPLATE). */

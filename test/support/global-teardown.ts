@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { dropDatabase, MysqlTemplate } from '../../src/database/test-servers';
+import { dropDatabase, dropRunDatabases, MysqlTemplate } from '../../src/database/test-servers';
 
-/** Runs once after all suites: removes the PGlite template and its copies and drops the PostgreSQL and MariaDB template databases of the global setup. */
+/** Runs once after all suites: removes the PGlite template and its copies drops the PostgreSQL and MariaDB template databases of the global setup, and any database of the run a suite left (dropRunDatabases). */
 export default async function globalTeardown(): Promise<void> {
   const pglite = process.env.NETKEEL_PGLITE_TEMPLATE;
   // The template's folder holds the suites' copies too (any a suite left behind).
@@ -10,8 +10,10 @@ export default async function globalTeardown(): Promise<void> {
   const postgres = process.env.NETKEEL_POSTGRES_TEMPLATE;
   if (postgres) await dropDatabase('postgres', postgres);
   const file = process.env.NETKEEL_MYSQL_TEMPLATE;
-  if (!file) return;
-  const template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;
-  await dropDatabase('mysql', template.name);
-  rmSync(file, { force: true });
+  if (file) {
+    const template = JSON.parse(readFileSync(file, 'utf8')) as MysqlTemplate;
+    await dropDatabase('mysql', template.name);
+    rmSync(file, { force: true });
+  }
+  await dropRunDatabases();
 }
