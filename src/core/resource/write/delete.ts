@@ -26,26 +26,16 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
   // Every object that goes, the named and the cascaded, is told to the observers while it can still be read.
   const held = new Map(rows.map((r) => [String(r.id), r]));
   for (const [d, ids] of doomed) await notifyChanges(run.ctx, run.exec, d, 'delete', [...ids].map((id) => ({ id, before: d === def ? (held.get(id) ?? null) : null })));
+  // What no database key removes goes too: the links of a many-to-many kept for many models
+  // (tags), and objects that point here through a generic foreign key (notes). One statement
+  // asks which of those tables hold any for these objects (ordinarily none of the eight a
+  // location has); only those are deleted from.
   for (const [d, ids] of doomed) {
-    for (const f of Object.values(d.fields)) {
-      if (f.kind === 'm2m' && f.through.discriminator) {
-        for (const chunk of chunks([...ids], ID_CHUNK)) {
-          await run.exec.execute(sql`DELETE FROM ${ident(f.through.table)} WHERE ${ident(f.through.discriminator)} = ${objectType(d)} AND ${inList(ident(f.through.source), chunk)}`);
-        }
-      }
-    }
-  }
-  // Objects that point here through a generic foreign key (notes) go too: no database
-  // foreign key can express that relation.
-  for (const [d, ids] of doomed) {
-    for (const owner of run.ctx.registry.all()) {
-      for (const f of Object.values(owner.fields)) {
-        // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
-        if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
-        for (const chunk of chunks([...ids], ID_CHUNK)) {
-          await run.exec.execute(sql`DELETE ${unscoped(owner).from(sql`${ident(f.typeColumn)} = ${objectType(d)}`, inList(ident(f.idColumn), chunk))}`);
-        }
-      }
+    const leftovers = leftoversOf(run, d);
+    if (!leftovers.length) continue;
+    for (const chunk of chunks([...ids], ID_CHUNK)) {
+      const found = await run.exec.query<{ k: number }>(join(leftovers.map((l, k) => sql`(SELECT ${raw(String(k))} AS ${ident('k')} FROM ${l.table} WHERE ${l.at(chunk)} LIMIT 1)`), ' UNION ALL '));
+      for (const { k } of found) await run.exec.execute(sql`DELETE FROM ${leftovers[Number(k)].table} WHERE ${leftovers[Number(k)].at(chunk)}`);
     }
   }
   for (const chunk of chunks(rows.map((r) => String(r.id)), ID_CHUNK)) {
@@ -90,6 +80,31 @@ export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, 
   }
   if (refused) throw new PermissionDeniedError(`Unable to delete object: it would also delete ${refused} dependent object${refused === 1 ? '' : 's'} that you may not delete.`);
   if (changed) throw new PermissionDeniedError(`Unable to delete object: it would also change ${changed} object${changed === 1 ? '' : 's'} that you may not change.`);
+}
+
+/** A table whose rows go with the objects they name, and the condition on its rows that name these ids. */
+interface Leftover {
+  table: Sql;
+  at: (ids: string[]) => Sql;
+}
+
+/** The rows no database key removes with an object of `d` (see deleteRows). */
+function leftoversOf(run: WriteRun, d: ResourceDefinition): Leftover[] {
+  const type = objectType(d);
+  const out: Leftover[] = [];
+  for (const f of Object.values(d.fields)) {
+    if (f.kind !== 'm2m' || !f.through.discriminator) continue;
+    const { table, discriminator, source } = f.through;
+    out.push({ table: ident(table), at: (ids) => sql`${ident(discriminator)} = ${type} AND ${inList(ident(source), ids)}` });
+  }
+  for (const owner of run.ctx.registry.all()) {
+    for (const f of Object.values(owner.fields)) {
+      // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
+      if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
+      out.push({ table: unscoped(owner).table, at: (ids) => sql`${ident(f.typeColumn)} = ${type} AND ${inList(ident(f.idColumn), ids)}` });
+    }
+  }
+  return out;
 }
 
 /** A model's generic foreign keys whose objects go with their target as by a cascade. */
