@@ -209,8 +209,8 @@ function plain(v: unknown, type: string): unknown {
 const RECORD_COLUMNS = storedColumns(objectChangeResource);
 
 /**
- * Bytes of JSON text an INSERT of records carries at most: a quarter of MariaDB's default
- * max_allowed_packet (16 MB), which bounds a statement's size.
+ * Characters of JSON text an INSERT of records carries at most: at most 12 MB in UTF-8, within
+ * MariaDB's default max_allowed_packet (16 MB), which bounds a statement's size.
  */
 const MAX_RECORDS_TEXT = 4 * 1024 * 1024;
 
