@@ -99,6 +99,15 @@ function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => 
         });
         text += ')';
       }
+    } else if (n.t === 'values') {
+      n.v.forEach((row, r) => {
+        text += r ? ', (' : '(';
+        row.forEach((v, i) => {
+          params.push(v);
+          text += (i ? ', ' : '') + placeholder(params.length);
+        });
+        text += ')';
+      });
     } else {
       params.push(n.v);
       text += placeholder(params.length);

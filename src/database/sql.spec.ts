@@ -1,5 +1,5 @@
 import { mysqlDialect, postgresDialect } from './dialect';
-import { ident, RenderedSql, sql } from './sql';
+import { ident, RenderedSql, sql, valueRows } from './sql';
 
 describe('RenderedSql', () => {
   it('renders as the text and values it was made with, on its own dialect only, and never inside another fragment', () => {
@@ -9,5 +9,13 @@ describe('RenderedSql', () => {
     expect(postgresDialect.render(again)).toEqual({ text, params: ['b', 3] });
     expect(() => mysqlDialect.render(again)).toThrow(/rendered for postgres/);
     expect(() => postgresDialect.render(sql`SELECT (${again})`)).toThrow(/not a fragment/);
+  });
+});
+
+describe('valueRows', () => {
+  it('renders rows of values as parameters in order, between the text around them', () => {
+    const insert = sql`INSERT INTO ${ident('t')} (${ident('a')}, ${ident('b')}) VALUES ${valueRows([['x', 1], ['y', null]])} RETURNING ${ident('a')}`;
+    expect(postgresDialect.render(insert)).toEqual({ text: 'INSERT INTO "t" ("a", "b") VALUES ($1, $2), ($3, $4) RETURNING "a"', params: ['x', 1, 'y', null] });
+    expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: 'WHERE `c` = ? VALUES (?)', params: [0, 'z'] });
   });
 });

@@ -9,6 +9,8 @@ export type SqlNode =
   | { t: 'ident'; v: string[] }
   /** `IN (<values>)`, or whatever the dialect binds a list of plain values with (one array). */
   | { t: 'in'; v: readonly (string | number)[] }
+  /** Rows of bound values, `(?, ?), (?, ?)`: a multi-row INSERT's VALUES. */
+  | { t: 'values'; v: readonly (readonly unknown[])[] }
   /** A RenderedSql's only node: it is a whole statement, never part of another. */
   | { t: 'rendered' };
 
@@ -55,6 +57,12 @@ export const raw = (text: string): Sql => new Sql([{ t: 'text', v: text }]);
 /** A quoted identifier, optionally qualified: ident('t', 'name') -> "t"."name". */
 export const ident = (...parts: string[]): Sql => new Sql([{ t: 'ident', v: parts }]);
 export const param = (v: unknown): Sql => new Sql([{ t: 'param', v }]);
+/**
+ * The rows of a multi-row INSERT, `(v1, v2), (v3, v4)`, each value a parameter: one node for all
+ * of them (a fragment per value, joined, was ~4 objects a value: 100,000 for 1,000 rows of a
+ * model of 25 columns).
+ */
+export const valueRows = (rows: readonly (readonly unknown[])[]): Sql => new Sql([{ t: 'values', v: rows }]);
 export const empty = new Sql([]);
 
 export function join(parts: readonly Sql[], separator = ', '): Sql {
@@ -71,6 +79,8 @@ export const FALSE = raw('1=0');
 
 /** A condition that is TRUE as built (an open permission scope): nothing to AND. */
 export const isTrue = (p: Sql): boolean => p === TRUE || (p.nodes.length === 1 && p.nodes[0].t === 'text' && p.nodes[0].v === '1=1');
+/** A condition that is FALSE as built (a closed permission scope): nothing can match. */
+export const isFalse = (p: Sql): boolean => p === FALSE || (p.nodes.length === 1 && p.nodes[0].t === 'text' && p.nodes[0].v === '1=0');
 
 export function and(parts: readonly (Sql | null | undefined)[]): Sql {
   const list = parts.filter((p): p is Sql => !!p && !p.isEmpty && !isTrue(p));

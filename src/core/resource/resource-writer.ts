@@ -9,7 +9,7 @@ import { visibleRows } from './query/scope';
 import { addError, defaultFor } from './serialize/input';
 import { ReferenceResolver } from './serialize/references';
 import { deleteRows } from './write/delete';
-import { INSERT_CHUNK, isNotFound, Item, newItem, storedValues, WriteMode, WriteRun } from './write/item';
+import { chunks, ID_CHUNK, isNotFound, Item, newItem, storedValues, WriteMode, WriteRun } from './write/item';
 import { parse } from './write/parse';
 import { resolveReferences, state } from './write/resolve';
 import { save } from './write/save';
@@ -186,8 +186,7 @@ export class ResourceWriter {
   private async recheck(def: ResourceDefinition, ids: string[], action: Action): Promise<void> {
     const allowed = await visibleRows(this.ctx, this.exec, def, 't', action);
     if (!allowed.restricted) return;
-    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-      const chunk = ids.slice(i, i + INSERT_CHUNK);
+    for (const chunk of chunks(ids, ID_CHUNK)) {
       const [{ n }] = await this.exec.query<{ n: number }>(sql`SELECT COUNT(*) AS n ${allowed.from(inList(ident('t', 'id'), chunk))}`);
       if (Number(n) !== chunk.length) throw new PermissionDeniedError();
     }

@@ -1,4 +1,4 @@
-import { and, ident, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
+import { and, ident, isFalse, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 
 /**
@@ -25,6 +25,11 @@ export class Rows {
   /** Whether some rows are hidden (false: the scope is open, every row is visible). */
   get restricted(): boolean {
     return !isTrue(this.scope);
+  }
+
+  /** Whether every row is hidden (the scope is closed): a statement over these rows finds nothing. */
+  get none(): boolean {
+    return isFalse(this.scope);
   }
 
   /** `FROM <table> <alias> WHERE <conds AND scope>` (`WHERE 1=1` when nothing restricts). */

@@ -153,6 +153,8 @@ export class Representer {
   private async rowsById(def: ResourceDefinition, idList: string[], columns: string[], hops: Map<string, DisplayHop> = new Map()): Promise<Map<string, Row>> {
     if (!idList.length) return new Map();
     const lenders = await visibleRows(this.ctx, this.exec, def, 'd');
+    // None of them visible (a change record's representation names no other object): no statement.
+    if (lenders.none) return new Map();
     const hopped = await hopJoins(this.ctx, this.exec, hops, 'd', 'h');
     // Read as c<n>: a long path's name would be cut short by PostgreSQL (63 characters).
     const all = ['id', ...columns];

@@ -55,6 +55,25 @@ export function newItem(index: number, id: string, existing: Row | null): Item {
 
 export const INSERT_CHUNK = 500;
 
+/**
+ * Ids per statement that binds a list of ids and little else (`WHERE id IN`, a cascade's
+ * lookup, a change log's rows): one array parameter on PostgreSQL, an IN list on MySQL. A bulk
+ * request holds at most 1,000 objects (MAX_PAGE_SIZE's default, and the bulk load's own
+ * chunks), so it is one statement for a whole request.
+ */
+export const ID_CHUNK = 1000;
+
+/**
+ * Parameters a multi-row statement binds at most: PostgreSQL's protocol counts them in 16 bits
+ * (65,535); half of that leaves room for what else the statement binds.
+ */
+const MAX_PARAMS = 30_000;
+
+/** Rows per multi-row statement (INSERT ... VALUES, UPDATE ... CASE) that binds `perRow` parameters a row: up to ID_CHUNK. */
+export function rowsPerStatement(perRow: number): number {
+  return Math.max(1, Math.min(ID_CHUNK, Math.floor(MAX_PARAMS / Math.max(1, perRow))));
+}
+
 /** A stored row with JSON columns parsed (MariaDB returns them as text), for rules to read. */
 export function storedValues(def: ResourceDefinition, row: Row): Row {
   const out = { ...row };
@@ -73,6 +92,7 @@ export function storedValues(def: ResourceDefinition, row: Row): Row {
 export const isNotFound = (m: string) => m.startsWith('Related object not found');
 
 export function chunks<T>(list: T[], size = INSERT_CHUNK): T[][] {
+  if (list.length <= size) return list.length ? [list] : [];
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;

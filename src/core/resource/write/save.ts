@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ident, inList, join, param, Sql, sql } from '../../../database/sql';
+import { ident, inList, join, Sql, sql, valueRows } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
 import { unscoped } from '../query/rows';
 import type { ContentTypesField, ManyToManyField } from '../fields';
 import { columnTypes, storedColumns } from '../storage';
 import { append } from '../../collections';
-import { INSERT_CHUNK, Item, same, WriteRun } from './item';
+import { chunks, ID_CHUNK, Item, rowsPerStatement, same, WriteRun } from './item';
 import { notifyChanges } from './observe';
 import { state } from './resolve';
 
@@ -27,10 +27,9 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
       item.values.created = now;
       item.values.last_updated = now;
     }
-    for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-      const chunk = items.slice(i, i + INSERT_CHUNK);
-      const rows = chunk.map((it) => sql`(${join(columns.map((c) => param(d.toDb(it.values[c] ?? null, types[c]))))})`);
-      await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} (${join(columns.map((c) => ident(c)))}) VALUES ${join(rows)}`);
+    for (const chunk of chunks(items, rowsPerStatement(columns.length))) {
+      const rows = chunk.map((it) => columns.map((c) => d.toDb(it.values[c] ?? null, types[c])));
+      await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} (${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`);
     }
   } else {
     // Group rows by the set of changed columns: one statement per group.
@@ -43,8 +42,8 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
     }
     for (const [key, group] of groups) {
       const changed = key.split(',');
-      for (let i = 0; i < group.length; i += INSERT_CHUNK) {
-        const chunk = group.slice(i, i + INSERT_CHUNK);
+      // At most two parameters a changed column and row (CASE id WHEN ... THEN ...), and the id.
+      for (const chunk of chunks(group, rowsPerStatement(1 + 2 * changed.length))) {
         const ids = chunk.map((it) => it.id);
         const assignments = changed.map((c) => perRow(d, c, types[c], chunk.map((it) => [it.id, it.values[c] ?? null])));
         await run.exec.execute(sql`UPDATE ${unscoped(def).table} SET ${join(assignments)} WHERE ${inList(ident('id'), ids)}`);
@@ -77,9 +76,8 @@ export async function saveLinks(run: WriteRun, def: ResourceDefinition, f: ManyT
   }
   const rows = touched.flatMap((i) => get(i)!.map((t) => (disc ? [i.id, t, objectType(def)] : [i.id, t])));
   const cols = disc ? [th.source, th.target, disc] : [th.source, th.target];
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK);
-    await run.exec.execute(sql`INSERT INTO ${ident(th.table)} (${join(cols.map((c) => ident(c)))}) VALUES ${join(chunk.map((r) => sql`(${join(r.map((v) => param(v)))})`))}`);
+  for (const chunk of chunks(rows, rowsPerStatement(cols.length))) {
+    await run.exec.execute(sql`INSERT INTO ${ident(th.table)} (${join(cols.map((c) => ident(c)))}) VALUES ${valueRows(chunk)}`);
   }
 }
 
@@ -98,14 +96,14 @@ async function saveModelLinks(run: WriteRun, model: ResourceDefinition, f: ManyT
         sql`SELECT ${ident('id')}, ${ident(th.source)} AS ${ident('s')}, ${ident(th.target)} AS ${ident('t')} FROM ${unscoped(model).table} WHERE ${inList(ident(th.source), touched.map((i) => i.id))}`,
       );
   const gone = existing.filter((r) => !wanted.has(key(r.s, r.t))).map((r) => String(r.id));
-  for (let i = 0; i < gone.length; i += INSERT_CHUNK) await run.exec.execute(sql`DELETE FROM ${unscoped(model).table} WHERE ${inList(ident('id'), gone.slice(i, i + INSERT_CHUNK))}`);
+  for (const chunk of chunks(gone, ID_CHUNK)) await run.exec.execute(sql`DELETE FROM ${unscoped(model).table} WHERE ${inList(ident('id'), chunk)}`);
   for (const r of existing) wanted.delete(key(r.s, r.t));
   const now = run.ctx.now();
   const d = run.exec.dialect;
-  const rows = [...wanted.values()].map(([s, t]) => sql`(${join([randomUUID(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t].map((v) => param(v)))})`);
+  const rows = [...wanted.values()].map(([s, t]) => [randomUUID(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t]);
   const cols = ['id', 'created', 'last_updated', th.source, th.target];
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await run.exec.execute(sql`INSERT INTO ${unscoped(model).table} (${join(cols.map((c) => ident(c)))}) VALUES ${join(rows.slice(i, i + INSERT_CHUNK))}`);
+  for (const chunk of chunks(rows, rowsPerStatement(cols.length))) {
+    await run.exec.execute(sql`INSERT INTO ${unscoped(model).table} (${join(cols.map((c) => ident(c)))}) VALUES ${valueRows(chunk)}`);
   }
 }
 
@@ -113,9 +111,9 @@ export async function saveContentTypes(run: WriteRun, f: ContentTypesField, item
   const touched = items.filter((i) => i.contentTypes.has(f.name));
   if (!touched.length) return;
   if (!create) await run.exec.execute(sql`DELETE FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), touched.map((i) => i.id))}`);
-  const rows = touched.flatMap((i) => i.contentTypes.get(f.name)!.map((ct) => sql`(${i.id}, ${ct})`));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} (${ident(f.through.source)}, ${ident('content_type')}) VALUES ${join(rows.slice(i, i + INSERT_CHUNK))}`);
+  const rows = touched.flatMap((i) => i.contentTypes.get(f.name)!.map((ct) => [i.id, ct]));
+  for (const chunk of chunks(rows, rowsPerStatement(2))) {
+    await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} (${ident(f.through.source)}, ${ident('content_type')}) VALUES ${valueRows(chunk)}`);
   }
 }
 /**

@@ -5,7 +5,7 @@ import { unscoped } from '../query/rows';
 import type { ForeignKeyField } from '../fields';
 import { storedAncestry } from '../query/tree';
 import { addError, label, REQUIRED } from '../serialize/input';
-import { INSERT_CHUNK, Item, keyOf, WriteRun } from './item';
+import { chunks, Item, keyOf, rowsPerStatement, WriteRun } from './item';
 
 /** Model-independent checks of a write: defaults of foreign keys, tree cycles, uniqueness. */
 /**
@@ -101,8 +101,7 @@ export async function checkUnique(run: WriteRun, def: ResourceDefinition, items:
       if (prev && prev.id !== t.item.id) addError(t.item.errors, s.field(t.vals), s.message(t.vals));
       else seen.set(k, t.item);
     }
-    for (let i = 0; i < tuples.length; i += INSERT_CHUNK) {
-      const chunk = tuples.slice(i, i + INSERT_CHUNK);
+    for (const chunk of chunks(tuples, rowsPerStatement(s.columns.length))) {
       const cond = tupleCondition(run.exec.dialect, s.columns, chunk.map((t) => t.vals));
       // Uniqueness is over every object, visible or not.
       const rows = await run.exec.query(sql`SELECT ${join(['id', ...s.columns].map((c) => ident(c)))} ${unscoped(def).from(cond)}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
-import { ident, inList, join, param, sql } from '../../../database/sql';
+import { ident, inList, join, sql, valueRows } from '../../../database/sql';
+import type { ColumnType, Dialect } from '../../../database/dialect';
 import type { RequestContext } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
@@ -9,7 +10,8 @@ import { unscoped } from '../../../core/resource/query/rows';
 import { ownRepresentations } from '../../../core/resource/serialize/own-representation';
 import { storedBoolean } from '../../../core/resource/serialize/values';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
-import { chunks } from '../../../core/resource/write/item';
+import { chunks, ID_CHUNK, rowsPerStatement } from '../../../core/resource/write/item';
+import { encoderOf } from '../../../core/resource/serialize/json-encoder';
 import type { Field } from '../../../core/resource/fields';
 import { isChangeLogged, MAX_CHANGE_CONTEXT_DETAIL, MAX_OBJECT_REPR, objectChangeResource } from '../resources/object-change.resource';
 import { notifyListeners, type ChangeRecord } from './listeners';
@@ -29,33 +31,47 @@ export const changeLogExtension: ModelExtension = {
   observe: {
     async changed(x: ExtensionContext, batch: ChangeBatch): Promise<void> {
       if (!isChangeLogged(x.def)) return;
-      for (const part of chunks(batch.objects)) {
-        const records = await changeRecords(x.ctx, x.exec, x.def, batch.action, part);
+      for (const part of chunks(batch.objects, ID_CHUNK)) {
+        const { records, texts } = await changeRecords(x.ctx, x.exec, x.def, batch.action, part);
         if (!records.length) continue;
-        await insertRecords(x.exec, records);
+        await insertRecords(x.exec, records, texts);
         await notifyListeners(x, { action: batch.action, objectType: objectType(x.def), objects: part, records });
       }
     },
   },
 };
 
-/** The records of one chunk of objects: their rows (one statement), representations and tag names. */
-async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], objects: ChangedObject[]): Promise<ChangeRecord[]> {
+/** A record's two JSON documents as the text stored, `[object_data, object_data_v2]`. */
+type RecordTexts = [string, string | null];
+
+/**
+ * The records of one chunk of objects: their rows (one statement), representations and tag
+ * names; and each record's documents as JSON text, `object_data_v2` written by the
+ * representations' own encoder (the same text as JSON.stringify's, in about half the time).
+ */
+async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], objects: ChangedObject[]): Promise<{ records: ChangeRecord[]; texts: RecordTexts[] }> {
   const ids = objects.map((o) => o.id);
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
   const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
-  if (!rows.length) return [];
+  if (!rows.length) return { records: [], texts: [] };
   const reps = await ownRepresentations(ctx, exec, def, rows);
+  const encode = encoderOf(reps) ?? JSON.stringify;
   const tagNames = await namesOfTags(ctx, exec, reps);
   const byId = new Map(rows.map((r, n) => [String(r.id), [r, reps[n]] as const]));
   const time = ctx.now();
   const user = ctx.principal.user;
   const type = objectType(def);
   const out: ChangeRecord[] = [];
+  const texts: RecordTexts[] = [];
   for (const { id, detail } of objects) {
     const hit = byId.get(id);
     if (!hit) continue;
     const [row, rep] = hit;
+    // Custom field values sit a level deeper here than on their object: deeper ones are kept as text.
+    const data = fitDepth(storedData(def, row, rep, tagNames));
+    const v2 = fitDepth(rep);
+    // A representation cut to fit is no longer one of its batch's (the encoder's) objects.
+    texts.push([JSON.stringify(data), v2 === rep ? encode(rep) : JSON.stringify(v2)]);
     out.push({
       id: randomUUID(),
       time,
@@ -69,14 +85,13 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
       change_context_detail: ctx.changeContext.detail.slice(0, MAX_CHANGE_CONTEXT_DETAIL),
       ...relatedObject(def, row),
       object_repr: reprOf(rep, id),
-      // Custom field values sit a level deeper here than on their object: deeper ones are kept as text.
-      object_data: fitDepth(storedData(def, row, rep, tagNames)),
-      object_data_v2: fitDepth(rep),
+      object_data: data,
+      object_data_v2: v2,
       _detail: detail?.data ?? null,
       _seq: detail?.seq ?? null,
     });
   }
-  return out;
+  return { records: out, texts };
 }
 
 /**
@@ -193,13 +208,37 @@ function plain(v: unknown, type: string): unknown {
 
 const RECORD_COLUMNS = storedColumns(objectChangeResource);
 
-/** One INSERT for the records of a batch (at most a chunk of them). */
-async function insertRecords(exec: Executor, records: ChangeRecord[]): Promise<void> {
+/**
+ * Characters of JSON text an INSERT of records carries at most: at most 12 MB in UTF-8, within
+ * MariaDB's default max_allowed_packet (16 MB), which bounds a statement's size.
+ */
+const MAX_RECORDS_TEXT = 4 * 1024 * 1024;
+
+/**
+ * The records of a batch (at most a chunk of them) in as few INSERTs as their size allows: one
+ * for a bulk request's records of ordinary size. Their documents go as the JSON text already
+ * made (`texts`), which both databases take for a JSON column.
+ */
+async function insertRecords(exec: Executor, records: ChangeRecord[], texts: RecordTexts[]): Promise<void> {
   const types = columnTypes(objectChangeResource);
   const d = exec.dialect;
-  const values = records.map((r) => {
-    const row: Obj = { ...r, created: r.time, last_updated: r.time };
-    return sql`(${join(RECORD_COLUMNS.map((c) => param(d.toDb(row[c] ?? null, types[c]))))})`;
-  });
-  await exec.execute(sql`INSERT INTO ${unscoped(objectChangeResource).table} (${join(RECORD_COLUMNS.map((c) => ident(c)))}) VALUES ${join(values)}`);
+  const most = rowsPerStatement(RECORD_COLUMNS.length);
+  for (let i = 0; i < records.length; ) {
+    const values: unknown[][] = [];
+    for (let size = 0; i < records.length && values.length < most && (!values.length || size + texts[i][0].length + (texts[i][1]?.length ?? 0) <= MAX_RECORDS_TEXT); i++) {
+      const r = records[i];
+      const [data, v2] = texts[i];
+      size += data.length + (v2?.length ?? 0);
+      values.push(RECORD_COLUMNS.map((c) => recordValue(d, r, c, types[c], data, v2)));
+    }
+    await exec.execute(sql`INSERT INTO ${unscoped(objectChangeResource).table} (${join(RECORD_COLUMNS.map((c) => ident(c)))}) VALUES ${valueRows(values)}`);
+  }
+}
+
+/** What a record's column binds: its documents as their text, its times as the record's time. */
+function recordValue(d: Dialect, r: ChangeRecord, column: string, type: ColumnType, data: string, v2: string | null): unknown {
+  if (column === 'object_data') return data;
+  if (column === 'object_data_v2') return v2;
+  if (column === 'created' || column === 'last_updated') return d.toDb(r.time, type);
+  return d.toDb((r as unknown as Obj)[column] ?? null, type);
 }
