@@ -17,8 +17,11 @@
  *   --port=18556: the server's port.
  *   --reuse: keep a database a previous run loaded (netkeel_bench_ipam, checked by its counts)
  *     and time only the reads: runs of two builds on the same data (the load takes minutes).
+ *   --server=<dist/src/main.js of another build>: time that build (e.g. the base of a change,
+ *     built apart as docs/performance.md says for bench:cpu's --compare) instead of this one.
  */
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { args, BenchDb, benchDatabase, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
 
 type Obj = Record<string, any>;
@@ -81,9 +84,10 @@ async function main(): Promise<void> {
   process.stdout.write(machineHeader());
   const env = await benchDatabase(kind, 'netkeel_bench_ipam', reuse);
   const vacuum = kind === 'pglite' ? null : vacuumer(kind, env.DATABASE_URL, ['ipam_prefix', 'ipam_ipaddress']);
-  let server = await startServer(env, port);
+  const script = a.server ? resolve(a.server) : undefined;
+  let server = await startServer(env, port, { script });
   const one = requester(port, 1);
-  const { ok, measured, report, timed, table } = measurer(one, TARGETS);
+  const { ok, measured, report, timed, table } = measurer(one, TARGETS, () => server.pid!);
   const count = async (path: string) => (JSON.parse(ok(await one('GET', `${path}?limit=1`), 200).body) as Obj).count as number;
   const removeAllocated = async () => {
     const made = (JSON.parse(ok(await one('GET', `/api/ipam/ip-addresses/?description=${ALLOCATED}&limit=1000`), 200).body) as Obj).results as Obj[];
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
         // Not what this benchmark loads: load it afresh.
         await stopProcess(server);
         Object.assign(env, await benchDatabase(kind, 'netkeel_bench_ipam'));
-        server = await startServer(env, port);
+        server = await startServer(env, port, { script });
       }
       // ---- load ----
       const prefixes = firstPrefixes(slash24);

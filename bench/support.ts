@@ -194,12 +194,18 @@ export function machineSpeedMs(): number {
   return round(percentile(times, 50));
 }
 
+/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /**
  * Timed requests on one connection with their statement counts (read from the statement counter
  * around each request, its authentication included), and the table of results: what every
  * benchmark reports, one row per scenario.
  */
-export function measurer(one: ReturnType<typeof requester>, targets: Record<string, string>) {
+export function measurer(one: ReturnType<typeof requester>, targets: Record<string, string>, serverPid?: () => number) {
   const rows: string[] = [];
   const ok = (r: Response, status: number) => {
     if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
@@ -210,9 +216,11 @@ export function measurer(one: ReturnType<typeof requester>, targets: Record<stri
     const r = ok(await one(method, path, body, contentType), status);
     return { r, statements: Number(r.headers['x-statement-count']) - before };
   };
-  const report = (name: string, times: number[], statements: number[]) => {
+  /** `cpu`: the server's CPU per request over the scenario (`serverPid` given), status requests included. */
+  const report = (name: string, times: number[], statements: number[], cpu?: number) => {
     const stmt = Math.min(...statements) === Math.max(...statements) ? String(statements[0]) : `${Math.min(...statements)}-${Math.max(...statements)}`;
-    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} | ${stmt} | ${targets[name] ?? ''} |`);
+    const cpuCell = serverPid === undefined ? '' : ` ${cpu === undefined ? '' : round(cpu)} |`;
+    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} |${cpuCell} ${stmt} | ${targets[name] ?? ''} |`);
     process.stdout.write(`${name}: median ${round(percentile(times, 50))} ms\n`);
   };
   /** Each path after three warm-up requests; `body` makes a fresh body per request. */
@@ -220,15 +228,20 @@ export function measurer(one: ReturnType<typeof requester>, targets: Record<stri
     for (const p of paths.slice(0, 3)) await measured(method, p, body?.(), status);
     const times: number[] = [];
     const statements: number[] = [];
+    const cpu = serverPid === undefined ? 0 : cpuMs(serverPid());
     for (const p of paths) {
       const { r, statements: n } = await measured(method, p, body?.(), status);
       times.push(r.ms);
       statements.push(n);
     }
-    report(name, times, statements);
+    report(name, times, statements, serverPid === undefined ? undefined : (cpuMs(serverPid()) - cpu) / paths.length);
   };
-  const table = (title: string) =>
-    process.stdout.write(`\n## ${title}\n\n| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
+  const table = (title: string) => {
+    const [cpuHead, cpuRule] = serverPid === undefined ? ['', ''] : [' server CPU ms/request |', '---|'];
+    process.stdout.write(
+      `\n## ${title}\n\n| request | n | median ms | p95 ms | max ms |${cpuHead} statements/request | target |\n|---|---|---|---|---|${cpuRule}---|---|\n${rows.join('\n')}\n\n`,
+    );
+  };
   return { ok, measured, report, timed, table };
 }
 
