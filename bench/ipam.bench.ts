@@ -22,7 +22,7 @@
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { args, BenchDb, benchDatabase, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
+import { args, BenchDb, benchDatabase, databaseThreads, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const script = a.server ? resolve(a.server) : undefined;
   let server = await startServer(env, port, { script });
   const one = requester(port, 1);
-  const { ok, measured, report, timed, table } = measurer(one, TARGETS, () => server.pid!);
+  const { ok, measured, meter, report, timed, table } = measurer(one, TARGETS, { serverPid: () => server.pid!, database: kind === 'pglite' ? null : databaseThreads(kind, env.DATABASE_URL) });
   const count = async (path: string) => (JSON.parse(ok(await one('GET', `${path}?limit=1`), 200).body) as Obj).count as number;
   const removeAllocated = async () => {
     const made = (JSON.parse(ok(await one('GET', `/api/ipam/ip-addresses/?description=${ALLOCATED}&limit=1000`), 200).body) as Obj).results as Obj[];
@@ -154,6 +154,7 @@ async function main(): Promise<void> {
       let path: string | null = '/api/ipam/ip-addresses/?limit=1000';
       let pages = 0;
       let seen = 0;
+      const used = await meter();
       const start = process.hrtime.bigint();
       while (path) {
         const { r, statements } = await measured('GET', path);
@@ -166,7 +167,8 @@ async function main(): Promise<void> {
       const total = Number(process.hrtime.bigint() - start) / 1e6;
       if (seen !== addresses.length) throw new Error(`the walk saw ${seen} addresses, not ${addresses.length}`);
       // One row: the whole walk's time (the status requests that read the statement counter included).
-      report('walk 100,000 addresses by next links, pages of 1,000', [total], [Math.round(walkStatements.reduce((a, b) => a + b, 0) / pages)]);
+      // CPU: the whole walk's.
+      report('walk 100,000 addresses by next links, pages of 1,000', [total], [Math.round(walkStatements.reduce((a, b) => a + b, 0) / pages)], await used(1));
       process.stdout.write(`walk: ${pages} pages, ${seen} addresses in ${Math.round(total)} ms\n`);
     }
     await timed('page of 1,000 prefixes', offsets.map((o) => `/api/ipam/prefixes/?limit=1000&offset=${o % 9000}`));
