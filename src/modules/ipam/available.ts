@@ -81,6 +81,7 @@ export async function freeAddresses(exec: Executor, space: Space, lo: bigint, hi
     const found: bigint[] = [];
     for (const s of steps) {
       const left = max - found.length;
+      if (left <= 0) break;
       if (s.kind === 'free') found.push(...gaps(s.from, s.to, [], left));
       else if (s.kind === 'read') found.push(...gaps(s.from, s.to, read, left));
       else found.push(...(await scan(s.from, s.to, left)));
