@@ -267,10 +267,13 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** CPU time used by some threads since `before` (threads that began meanwhile count from zero), in ms. */
+/**
+ * CPU time used since `before` by the threads it holds, in ms. Threads that began meanwhile are
+ * left out: MariaDB hands a new connection a cached thread, whose time is another connection's.
+ */
 function cpuSinceMs(before: Map<string, number>, threads: { pid: number; tid: number }[]): number {
   let us = 0;
-  for (const [key, now] of threadsCpuUs(threads)) us += now - (before.get(key) ?? 0);
+  for (const [key, now] of threadsCpuUs(threads)) if (before.has(key)) us += now - before.get(key)!;
   return us / 1000;
 }
 
