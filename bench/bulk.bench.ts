@@ -17,9 +17,8 @@
  *
  * Usage: npm run bench:bulk -- --db=postgres,mysql   (pglite | postgres | mysql; --rounds=5)
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { args, BenchDb, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess } from './support';
+import { args, BenchDb, benchDatabase, cpuMs, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess } from './support';
 
 type Obj = Record<string, any>;
 
@@ -42,12 +41,6 @@ interface Result {
   statements: number[];
   /** The server process's CPU time (user + system) per request, ms. */
   cpu: number[];
-}
-
-/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function benchOne(kind: BenchDb, rounds: number, port: number, profile: boolean): Promise<{ results: Result[]; rss: number; version: string }> {

@@ -28,12 +28,10 @@
  *   turn with the others: a change's effect under the same load.
  */
 import { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
-import { createConnection } from 'mysql2/promise';
-import { args, BenchDb, benchDatabase, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, vacuumer } from './support';
+import { args, BenchDb, benchDatabase, databaseThreads, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, threadsCpuUs, TICK_US, vacuumer } from './support';
 import { seed } from './locations';
 import { stageTable } from './cpu-profile';
 
@@ -46,7 +44,6 @@ interface Server {
 }
 
 const DB_NAME = 'netkeel_bench_cpu';
-const TICK_US = 1e6 / 100; // /proc's clock ticks (USER_HZ)
 const HOOK = join(__dirname, 'cpu-hook.js');
 
 interface Sample {
@@ -189,71 +186,6 @@ async function load(request: Request, paths: string[], connections: number, n: n
 function processCpuUs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
-}
-
-/** CPU time of each of some threads, in µs, by `pid/tid` (none for one that is gone). */
-function threadsCpuUs(threads: { pid: number; tid: number }[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of threads) {
-    try {
-      const fields = readFileSync(`/proc/${t.pid}/task/${t.tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      out.set(`${t.pid}/${t.tid}`, (Number(fields[11]) + Number(fields[12])) * TICK_US);
-    } catch {
-      // the connection closed
-    }
-  }
-  return out;
-}
-
-/**
- * The database server's threads that serve the benchmark's database: PostgreSQL's backends (a
- * process each), MariaDB's connection threads (its process list's TID; MySQL's from
- * performance_schema, when it is on). Read again for every measurement: pools open connections
- * as load comes.
- */
-function databaseThreads(kind: BenchDb, url: string): () => Promise<{ pid: number; tid: number }[] | null> {
-  if (kind === 'postgres') {
-    return async () => {
-      const c = new Client({ connectionString: url });
-      await c.connect();
-      try {
-        const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-        return rows.map((r) => ({ pid: r.pid, tid: r.pid }));
-      } finally {
-        await c.end();
-      }
-    };
-  }
-  return async () => {
-    const c = await createConnection({ uri: url });
-    try {
-      const pid = mysqldPid();
-      // MariaDB names each connection's thread in its process list; MySQL in performance_schema, when that is on.
-      const [rows] = (await c
-        .query(`SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID()`)
-        .catch(async () => {
-          const [[on]] = (await c.query(`SELECT @@performance_schema AS on_`)) as any;
-          if (!on.on_) return [null];
-          return c.query(`SELECT THREAD_OS_ID AS tid FROM performance_schema.threads WHERE PROCESSLIST_DB = DATABASE() AND PROCESSLIST_ID <> CONNECTION_ID()`);
-        })) as any;
-      return rows ? (rows as { tid: number }[]).map((r) => ({ pid, tid: Number(r.tid) })) : null;
-    } finally {
-      await c.end();
-    }
-  };
-}
-
-/** The pid of the local mysqld / mariadbd. */
-function mysqldPid(): number {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (/^(mysqld|mariadbd)$/.test(readFileSync(`/proc/${d}/comm`, 'utf8').trim())) return Number(d);
-    } catch {
-      // gone
-    }
-  }
-  return NaN;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, StdioOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -194,12 +194,102 @@ export function machineSpeedMs(): number {
   return round(percentile(times, 50));
 }
 
+export const TICK_US = 1e6 / 100; // /proc's clock ticks (USER_HZ)
+
+/** CPU time of each of some threads, in µs, by `pid/tid` (none for one that is gone). */
+export function threadsCpuUs(threads: { pid: number; tid: number }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of threads) {
+    try {
+      const fields = readFileSync(`/proc/${t.pid}/task/${t.tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      out.set(`${t.pid}/${t.tid}`, (Number(fields[11]) + Number(fields[12])) * TICK_US);
+    } catch {
+      // the connection closed
+    }
+  }
+  return out;
+}
+
+/**
+ * The database server's threads that serve the benchmark's database: PostgreSQL's backends (a
+ * process each), MariaDB's connection threads (its process list's TID; MySQL's from
+ * performance_schema, when it is on). Read again for every measurement: pools open connections
+ * as load comes.
+ */
+export function databaseThreads(kind: BenchDb, url: string): () => Promise<{ pid: number; tid: number }[] | null> {
+  if (kind === 'postgres') {
+    return async () => {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      try {
+        const { rows } = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+        return rows.map((r) => ({ pid: r.pid, tid: r.pid }));
+      } finally {
+        await c.end();
+      }
+    };
+  }
+  return async () => {
+    const c = await createConnection({ uri: url });
+    try {
+      const pid = mysqldPid();
+      // MariaDB names each connection's thread in its process list; MySQL in performance_schema, when that is on.
+      const [rows] = (await c
+        .query(`SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID()`)
+        .catch(async () => {
+          const [[on]] = (await c.query(`SELECT @@performance_schema AS on_`)) as any;
+          if (!on.on_) return [null];
+          return c.query(`SELECT THREAD_OS_ID AS tid FROM performance_schema.threads WHERE PROCESSLIST_DB = DATABASE() AND PROCESSLIST_ID <> CONNECTION_ID()`);
+        })) as any;
+      return rows ? (rows as { tid: number }[]).map((r) => ({ pid, tid: Number(r.tid) })) : null;
+    } finally {
+      await c.end();
+    }
+  };
+}
+
+/** The pid of the local mysqld / mariadbd. */
+function mysqldPid(): number {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (/^(mysqld|mariadbd)$/.test(readFileSync(`/proc/${d}/comm`, 'utf8').trim())) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  return NaN;
+}
+
+/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time used since `before` by the threads it holds, in ms. Threads that began meanwhile are
+ * left out: MariaDB hands a new connection a cached thread, whose time is another connection's.
+ */
+function cpuSinceMs(before: Map<string, number>, threads: { pid: number; tid: number }[]): number {
+  let us = 0;
+  for (const [key, now] of threadsCpuUs(threads)) if (before.has(key)) us += now - before.get(key)!;
+  return us / 1000;
+}
+
 /**
  * Timed requests on one connection with their statement counts (read from the statement counter
  * around each request, its authentication included), and the table of results: what every
- * benchmark reports, one row per scenario.
+ * benchmark reports, one row per scenario. With `cpu`, each scenario also gets the CPU time per
+ * request of the server process and of the database's threads serving the benchmark's database
+ * (`databaseThreads`), status requests included: on a shared machine they move much less than
+ * the wall time.
  */
-export function measurer(one: ReturnType<typeof requester>, targets: Record<string, string>) {
+export function measurer(
+  one: ReturnType<typeof requester>,
+  targets: Record<string, string>,
+  cpu?: { serverPid: () => number; database: (() => Promise<{ pid: number; tid: number }[] | null>) | null },
+) {
   const rows: string[] = [];
   const ok = (r: Response, status: number) => {
     if (r.status !== status) throw new Error(`${r.status}: ${r.body.slice(0, 500)}`);
@@ -210,26 +300,43 @@ export function measurer(one: ReturnType<typeof requester>, targets: Record<stri
     const r = ok(await one(method, path, body, contentType), status);
     return { r, statements: Number(r.headers['x-statement-count']) - before };
   };
-  const report = (name: string, times: number[], statements: number[]) => {
+  const report = (name: string, times: number[], statements: number[], used?: { server: number; database: number | null }) => {
     const stmt = Math.min(...statements) === Math.max(...statements) ? String(statements[0]) : `${Math.min(...statements)}-${Math.max(...statements)}`;
-    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} | ${stmt} | ${targets[name] ?? ''} |`);
+    const cpuCells = !cpu ? '' : ` ${used ? round(used.server) : ''} | ${used?.database != null ? round(used.database) : ''} |`;
+    rows.push(`| ${name} | ${times.length} | ${round(percentile(times, 50))} | ${round(percentile(times, 95))} | ${round(Math.max(...times))} |${cpuCells} ${stmt} | ${targets[name] ?? ''} |`);
     process.stdout.write(`${name}: median ${round(percentile(times, 50))} ms\n`);
+  };
+  /** Starts counting CPU (with `cpu`); the function returned gives what was used since, per request of `n`. */
+  const meter = async () => {
+    if (!cpu) return async () => undefined;
+    const server = cpuMs(cpu.serverPid());
+    const threads = cpu.database ? await cpu.database() : null;
+    const database = threads ? threadsCpuUs(threads) : null;
+    return async (n: number) => {
+      const after = database && cpu.database ? await cpu.database() : null;
+      return { server: (cpuMs(cpu.serverPid()) - server) / n, database: database && after ? cpuSinceMs(database, after) / n : null };
+    };
   };
   /** Each path after three warm-up requests; `body` makes a fresh body per request. */
   const timed = async (name: string, paths: string[], method = 'GET', body?: () => unknown, status = 200) => {
     for (const p of paths.slice(0, 3)) await measured(method, p, body?.(), status);
     const times: number[] = [];
     const statements: number[] = [];
+    const used = await meter();
     for (const p of paths) {
       const { r, statements: n } = await measured(method, p, body?.(), status);
       times.push(r.ms);
       statements.push(n);
     }
-    report(name, times, statements);
+    report(name, times, statements, await used(paths.length));
   };
-  const table = (title: string) =>
-    process.stdout.write(`\n## ${title}\n\n| request | n | median ms | p95 ms | max ms | statements/request | target |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n`);
-  return { ok, measured, report, timed, table };
+  const table = (title: string) => {
+    const [cpuHead, cpuRule] = cpu ? [' server CPU ms/request | database CPU ms/request |', '---|---|'] : ['', ''];
+    process.stdout.write(
+      `\n## ${title}\n\n| request | n | median ms | p95 ms | max ms |${cpuHead} statements/request | target |\n|---|---|---|---|---|${cpuRule}---|---|\n${rows.join('\n')}\n\n`,
+    );
+  };
+  return { ok, measured, meter, report, timed, table };
 }
 
 /** The lines a benchmark's output starts with: the machine and its load, node's and PGlite's versions, the machine's speed now. */

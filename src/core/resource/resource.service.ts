@@ -69,11 +69,11 @@ export class ResourceService {
     const page = limit === null ? sql`` : sql` LIMIT ${Number.isSafeInteger(limit) ? raw(String(limit)) : limit} OFFSET ${offset}`;
     const representer = new Representer(ctx, exec);
     const countStatement = sql`SELECT COUNT(*) AS n ${from}`;
-    const deferred = exec.dialect.deferredPaging && limit !== null && offset >= DEFERRED_PAGING_OFFSET;
+    const deferred = limit !== null && offset >= DEFERRED_PAGING_OFFSET;
     // The same statement text (model, filters and scope alike) had a small total last time: count
     // inside the page statement. Otherwise (or not known yet) alongside it, on another connection.
     const totalKey = exec.dialect.render(countStatement).text;
-    const inline = !deferred && limit !== null && (this.totals.get(totalKey) ?? Infinity) <= LIST_COUNTING.inlineMax;
+    const inline = limit !== null && (this.totals.get(totalKey) ?? Infinity) <= LIST_COUNTING.inlineMax;
     const counting = inline || limit === null ? null : exec.query<{ n: number }>(countStatement);
     counting?.catch(() => undefined);
     const total = inline ? sql`, (${countStatement}) AS ${ident(TOTAL_COLUMN)}` : sql``;
@@ -84,10 +84,13 @@ export class ResourceService {
     const order = (alias: string) => orderBy(ctx, exec, def, q, alias);
     let select: Sql;
     if (deferred) {
-      // Deep pages on MySQL/MariaDB: find the page's ids first (an index-only sort), then the
-      // rows, instead of sorting whole rows of the table to skip most of them.
-      // The page's ids come from the visible rows; `o` reads those rows by id.
-      select = sql`SELECT o.* FROM ${unscoped(def, 'o').table} JOIN (SELECT t.${ident('id')} ${from} ORDER BY ${await order('t')}${page}) q ON q.${ident('id')} = o.${ident('id')} ORDER BY ${await order('o')}`;
+      // Deep pages: find the page's ids first (an index-only scan or sort), then the rows,
+      // instead of reading whole rows of the table to skip most of them (MySQL sorted them;
+      // PostgreSQL read each skipped row from the table: a page of 1,000 addresses at offset
+      // 97,000 took 26 ms of the server's CPU, 19 so). The page's ids come from the visible rows;
+      // `o` reads those rows by id.
+      const ids = sql`SELECT t.${ident('id')} ${from} ORDER BY ${await order('t')}${page}`;
+      select = sql`SELECT o.*${total} FROM ${exec.dialect.pageRows(unscoped(def, 'o').table, ids)} ORDER BY ${await order('o')}`;
     } else {
       select = sql`SELECT t.*${total} ${from} ORDER BY ${await order('t')}${page}`;
     }

@@ -188,9 +188,10 @@ export class AvailableController {
       if (n < start || n > end) throw new ValidationError({ [name]: [`${raw} is not within the prefix ${formatAddress(version, prefix.network)}/${prefix.prefix_length}.`] });
       return n;
     };
+    // A network's first and last address are never free: the range stops short of them.
+    const edge = reservesEdges(prefix) ? 1n : 0n;
     const lo = bound('range_start', start);
     const hi = bound('range_end', end);
-    const excluded = reservesEdges(prefix) ? [start, end] : [];
-    return freeAddresses(exec, { namespace: String(prefix.namespace_id), version }, lo, hi, limit, excluded);
+    return freeAddresses(exec, { namespace: String(prefix.namespace_id), version }, lo > start + edge ? lo : start + edge, hi < end - edge ? hi : end - edge, limit);
   }
 }

@@ -1,9 +1,11 @@
 import type { Executor, Row } from '../../database/db';
-import { ident, raw, sql } from '../../database/sql';
+import { ident, join, sql } from '../../database/sql';
 import { fromBigInt, IpVersion, rangeToCidrs, sizeOf, toBigInt } from './ip';
 
-/** Blocks are byte-aligned so they can be grouped by a prefix of the stored bytes: at most 256 per level. */
-const FANOUT_BITS = 8;
+/** Sub-ranges counted per statement when a range is too large to read (one scalar count each). */
+const FANOUT = 16;
+/** A range of at most this many addresses, or a block with at most this many in use, is read rather than counted. */
+const READ_MAX = 256;
 
 export interface Space {
   namespace: string;
@@ -15,52 +17,79 @@ export function reservesEdges(p: Row): boolean {
   return Number(p.ip_version) === 4 && String(p.type) !== 'pool' && Number(p.prefix_length) < 31;
 }
 
+/** What the first free addresses of a counted block take: all of it free, its used addresses read, or counted again. */
+type Step = { kind: 'free' | 'read' | 'count'; from: bigint; to: bigint };
+
 /**
- * The first `limit` free addresses in [lo, hi] (integers within the family) of a namespace,
- * skipping `excluded`. Cost is bounded by the block structure, not by the size of the range:
- * one statement counts the used addresses per block (at most 256 blocks); a block without any
- * is free without reading it, a full one is skipped, and only the first blocks with room are
- * opened (recursively, down to 256 addresses, which are read).
+ * The first `limit` free addresses in [lo, hi] (integers within the family) of a namespace.
+ * Cost is bounded by the addresses in use in the range, each walked about once at the speed of an
+ * index-only count, not by the size of the range nor by per-address work:
+ * - a range of at most READ_MAX addresses is read (its used addresses, in order) and its free
+ *   ones are the gaps between them;
+ * - a larger one is split into FANOUT blocks counted in one statement (a scalar COUNT per
+ *   block: an index range each; grouping every row by a prefix of its bytes hashed each row and
+ *   took twice as long). Full blocks are skipped, empty ones are free without reading; a block
+ *   with `n` in use holds its first `k` free addresses within its first n + k addresses, so
+ *   only that much of it is read (n <= READ_MAX: one statement for all such blocks) or counted
+ *   again, which narrows a sparse block of any size at once.
+ * An empty /8 costs one statement, a nearly full /16 three (two counts and one read).
  */
-export async function freeAddresses(exec: Executor, space: Space, lo: bigint, hi: bigint, limit: number, excluded: bigint[]): Promise<bigint[]> {
-  const out: bigint[] = [];
-  const skip = new Set(excluded);
-  const where = (a: bigint, b: bigint) =>
+export async function freeAddresses(exec: Executor, space: Space, lo: bigint, hi: bigint, limit: number): Promise<bigint[]> {
+  const inRange = (a: bigint, b: bigint) =>
     sql`${ident('namespace_id')} = ${space.namespace} AND ${ident('ip_version')} = ${space.version} AND ${ident('host')} >= ${fromBigInt(space.version, a)} AND ${ident('host')} <= ${fromBigInt(space.version, b)}`;
+  const hosts = (a: bigint, b: bigint) => sql`SELECT ${ident('host')} FROM ${ident('ipam_ipaddress')} WHERE ${inRange(a, b)}`;
 
-  const take = (a: bigint, b: bigint, used: Set<bigint>) => {
-    for (let x = a; x <= b && out.length < limit; x++) if (!used.has(x) && !skip.has(x)) out.push(x);
+  /** Free addresses of [a, b] given its used ones (any order), as ranges between them; at most `max`. */
+  const gaps = (a: bigint, b: bigint, used: bigint[], max: number): bigint[] => {
+    const found: bigint[] = [];
+    let next = a;
+    for (const u of [...used.filter((x) => x >= a && x <= b).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), b + 1n]) {
+      for (let x = next; x < u && found.length < max; x++) found.push(x);
+      if (found.length >= max) break;
+      next = u + 1n;
+    }
+    return found;
   };
 
-  const scan = async (a: bigint, b: bigint): Promise<void> => {
-    const span = b - a + 1n;
-    if (span <= 1n << BigInt(FANOUT_BITS)) {
-      const rows = await exec.query<{ host: Buffer }>(sql`SELECT ${ident('host')} FROM ${ident('ipam_ipaddress')} WHERE ${where(a, b)}`);
-      take(a, b, new Set(rows.map((r) => toBigInt(space.version, r.host))));
-      return;
+  const scan = async (a: bigint, b: bigint, max: number): Promise<bigint[]> => {
+    if (b - a + 1n <= BigInt(READ_MAX)) {
+      const rows = await exec.query<{ host: Buffer }>(hosts(a, b));
+      return gaps(a, b, rows.map((r) => toBigInt(space.version, r.host)), max);
     }
-    // Blocks of 2^blockBits addresses, aligned, at most 256 of them over the span.
-    const spanBits = (span - 1n).toString(2).length;
-    const blockBits = Math.max(FANOUT_BITS, Math.floor((spanBits - 1) / FANOUT_BITS) * FANOUT_BITS);
-    const keyBytes = 16 - blockBits / 8;
-    const rows = await exec.query<{ blk: Buffer; n: number }>(
-      sql`SELECT SUBSTRING(${ident('host')} FROM 1 FOR ${raw(String(keyBytes))}) AS blk, COUNT(*) AS n FROM ${ident('ipam_ipaddress')}
-          WHERE ${where(a, b)} GROUP BY SUBSTRING(${ident('host')} FROM 1 FOR ${raw(String(keyBytes))})`,
-    );
-    const used = new Map(rows.map((r) => [toBigInt(space.version, Buffer.concat([r.blk, Buffer.alloc(16 - keyBytes)])) >> BigInt(blockBits), Number(r.n)]));
-    const size = 1n << BigInt(blockBits);
-    for (let blk = a >> BigInt(blockBits); blk <= b >> BigInt(blockBits) && out.length < limit; blk++) {
-      const from = blk * size > a ? blk * size : a;
-      const to = blk * size + size - 1n < b ? blk * size + size - 1n : b;
-      const n = used.get(blk) ?? 0;
-      const reserved = excluded.filter((x) => x >= from && x <= to).length;
-      if (n === 0) take(from, to, new Set());
-      else if (reserved > 0 || BigInt(n) < to - from + 1n) await scan(from, to);
+    const size = (b - a + BigInt(FANOUT)) / BigInt(FANOUT);
+    const blocks: { from: bigint; to: bigint }[] = [];
+    for (let from = a; from <= b; from += size) blocks.push({ from, to: from + size - 1n < b ? from + size - 1n : b });
+    const counts = (
+      await exec.query<Row>(sql`SELECT ${join(blocks.map((k, i) => sql`(SELECT COUNT(*) FROM ${ident('ipam_ipaddress')} WHERE ${inRange(k.from, k.to)}) AS ${ident(`n${i}`)}`), ', ')}`)
+    )[0];
+    // The blocks that hold the first `max` free addresses, and what each needs.
+    const steps: Step[] = [];
+    let wanted = BigInt(max);
+    blocks.forEach((k, i) => {
+      const used = BigInt(counts[`n${i}`]);
+      const room = k.to - k.from + 1n - used;
+      if (wanted <= 0n || room <= 0n) return;
+      const take = room < wanted ? room : wanted;
+      const to = k.from + used + take - 1n < k.to ? k.from + used + take - 1n : k.to;
+      steps.push({ kind: used === 0n ? 'free' : used <= BigInt(READ_MAX) ? 'read' : 'count', from: k.from, to });
+      wanted -= take;
+    });
+    const reads = steps.filter((s) => s.kind === 'read');
+    const read = reads.length
+      ? (await exec.query<{ host: Buffer }>(join(reads.map((s) => hosts(s.from, s.to)), ' UNION ALL '))).map((r) => toBigInt(space.version, r.host))
+      : [];
+    const found: bigint[] = [];
+    for (const s of steps) {
+      const left = max - found.length;
+      if (left <= 0) break;
+      if (s.kind === 'free') found.push(...gaps(s.from, s.to, [], left));
+      else if (s.kind === 'read') found.push(...gaps(s.from, s.to, read, left));
+      else found.push(...(await scan(s.from, s.to, left)));
     }
+    return found;
   };
 
-  if (lo <= hi && limit > 0) await scan(lo, hi);
-  return out;
+  return lo <= hi && limit > 0 ? scan(lo, hi, limit) : [];
 }
 
 /** Free space of a prefix: its range minus its child prefixes, as the fewest CIDR blocks. */
