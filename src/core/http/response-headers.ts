@@ -52,15 +52,16 @@ function settle(res: Pending): void {
  * pairs (`writeHead(status, [name, value, ...])`, what JSON replies do) takes the one pass.
  */
 export function installPresetHeaders(proto: ServerResponse): void {
-  const methods = native as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const methods = native as unknown as Record<string, (this: ServerResponse, a?: unknown, b?: unknown) => unknown>;
   for (const name of ['setHeader', 'setHeaders', 'appendHeader', 'getHeader', 'getHeaderNames', 'getRawHeaderNames', 'getHeaders', 'hasHeader', 'removeHeader']) {
     const original = methods[name];
     Object.defineProperty(proto, name, {
       configurable: true,
       writable: true,
-      value: function (this: Pending, ...args: unknown[]) {
+      // Two parameters at most (no rest array: a getHeader is called a few times per response).
+      value: function (this: Pending, a?: unknown, b?: unknown) {
         if (this[PENDING]) settle(this);
-        return original.apply(this, args);
+        return original.call(this, a, b);
       },
     });
   }
@@ -68,15 +69,14 @@ export function installPresetHeaders(proto: ServerResponse): void {
     const list = this[PENDING];
     if (list) {
       const pairs = typeof reason === 'string' ? headers : reason;
-      this[PENDING] = undefined;
       if ((pairs === undefined || (Array.isArray(pairs) && typeof pairs[0] !== 'object')) && !native.getHeaderNames.call(this).length) {
+        this[PENDING] = undefined;
         const all = pairs ? merged(list, pairs as string[]) : list;
         return typeof reason === 'string' ? nativeWriteHead.call(this, statusCode, reason, all) : nativeWriteHead.call(this, statusCode, all);
       }
-      this[PENDING] = list;
       settle(this);
     }
-    return nativeWriteHead.apply(this, arguments as unknown as unknown[]);
+    return nativeWriteHead.call(this, statusCode, reason, headers);
   };
   Object.defineProperty(proto, 'writeHead', { configurable: true, writable: true, value: writeHead });
   Object.defineProperty(proto, 'writeHeader', { configurable: true, writable: true, value: writeHead });
@@ -84,10 +84,16 @@ export function installPresetHeaders(proto: ServerResponse): void {
 
 /** The pending pairs followed by `pairs`, which replace those of the same name (as writeHead's headers replace set ones). */
 function merged(list: string[], pairs: string[]): string[] {
-  const names = new Set<string>();
-  for (let i = 0; i < pairs.length; i += 2) names.add(pairs[i].toLowerCase());
-  const out: string[] = [];
-  for (let i = 0; i < list.length; i += 2) if (!names.has(list[i].toLowerCase())) out.push(list[i], list[i + 1]);
+  const out = list;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const name = pairs[i];
+    for (let j = 0; j < out.length; j += 2) {
+      if (out[j].length === name.length && out[j].toLowerCase() === name.toLowerCase()) {
+        out.splice(j, 2);
+        break;
+      }
+    }
+  }
   for (const p of pairs) out.push(p);
   return out;
 }
