@@ -8,7 +8,6 @@ import { OpenApiDocuments } from './core/http/openapi';
 import { AppLogger } from './core/http/app-logger';
 import { jsonChunks } from './core/http/json-body';
 import { installReply } from './core/http/reply';
-import { existingHeader, installPresetHeaders } from './core/http/response-headers';
 import { BrowsableApi } from './core/http/browsable';
 import { indexRoutes } from './core/http/route-index';
 import { SETTINGS } from './config/settings.module';
@@ -64,20 +63,16 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
  */
 function fastJson(app: NestExpressApplication): void {
   const response = app.getHttpAdapter().getInstance().response as Response;
-  installPresetHeaders(response);
   const json = response.json;
   response.json = function (this: Response, body: unknown) {
     const chunks = jsonChunks(body);
     if (!chunks) return json.call(this, body);
+    if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/json; charset=utf-8');
     const status = this.statusCode;
-    // Content-Type, ETag, ... are never pending headers: read without setting those (response-headers.ts).
-    if (this.req.method === 'HEAD' || status === 204 || status === 205 || status === 304 || existingHeader(this, 'ETag') || existingHeader(this, 'Last-Modified') || existingHeader(this, 'Transfer-Encoding')) {
-      if (!existingHeader(this, 'Content-Type')) this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (this.req.method === 'HEAD' || status === 204 || status === 205 || status === 304 || this.getHeader('ETag') || this.getHeader('Last-Modified') || this.getHeader('Transfer-Encoding')) {
       return this.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     }
-    // The status and every header at once (with those the pipeline and the handler left pending).
-    const length = String(chunks.reduce((n, c) => n + c.length, 0));
-    this.writeHead(status, existingHeader(this, 'Content-Type') ? ['Content-Length', length] : ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', length]);
+    this.setHeader('Content-Length', String(chunks.reduce((n, c) => n + c.length, 0)));
     if (chunks.length === 1) {
       this.end(chunks[0]);
       return this;

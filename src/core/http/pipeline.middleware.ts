@@ -6,7 +6,6 @@ import type { NkRequest } from './request';
 import { negotiateVersion } from './versioning';
 import { externalView, ForwardedHeaderError, trustTest } from './external';
 import { applyFormSubmission, isApiFormPost } from './method-override';
-import { presetHeader } from './response-headers';
 
 export interface PipelineOptions {
   maxBodySize: number;
@@ -38,13 +37,13 @@ export function pipelineMiddleware(opts: PipelineOptions) {
   return (req: NkRequest, res: Response, next: NextFunction) => {
     // No response is to be sniffed into another type or framed; API answers (a new token's key,
     // objects a user may see) are not to be kept by any cache. The documentation's files may be.
-    presetHeader(res, 'X-Content-Type-Options', 'nosniff');
-    presetHeader(res, 'X-Frame-Options', 'DENY');
-    presetHeader(res, 'Referrer-Policy', 'same-origin');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
     // One id per request, shown back to the client: every change record the request writes carries it.
     const given = req.headers['x-request-id'];
     req.requestId = typeof given === 'string' && UUID.test(given.trim()) ? given.trim().toLowerCase() : randomUUID();
-    presetHeader(res, 'X-Request-ID', req.requestId);
+    res.setHeader('X-Request-ID', req.requestId);
     try {
       req.external = externalView(req, { trusted, basePath }, (req.socket as { encrypted?: boolean }).encrypted === true);
     } catch (e) {
@@ -74,7 +73,7 @@ export function pipelineMiddleware(opts: PipelineOptions) {
     const url = req.originalUrl;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if (!isStaticAsset(path)) presetHeader(res, 'Cache-Control', 'no-store');
+    if (!isStaticAsset(path)) res.setHeader('Cache-Control', 'no-store');
     // URLs in responses are built from the host the client used: only names this service answers to.
     if (!hostAllowed(ext.host) && !PROBES.has(path)) {
       res.status(400).json({ detail: `Invalid HTTP_HOST header: ${JSON.stringify(ext.host.slice(0, 255))}. You may need to add it to ALLOWED_HOSTS.` });
@@ -89,7 +88,7 @@ export function pipelineMiddleware(opts: PipelineOptions) {
       res.redirect(302, `${ext.prefix}${path}/${q === -1 ? '' : url.slice(q)}`);
       return;
     }
-    presetHeader(res, 'Vary', 'Accept');
+    res.setHeader('Vary', 'Accept');
     try {
       req.apiVersion = negotiateVersion(req.headers.accept, req.query);
     } catch (e) {
@@ -97,7 +96,7 @@ export function pipelineMiddleware(opts: PipelineOptions) {
       res.status(r.status).json(r.body);
       return;
     }
-    presetHeader(res, 'API-Version', req.apiVersion);
+    res.setHeader('API-Version', req.apiVersion);
     // A browsable-API form (a form POST under /api/): the request it stands for, before routing.
     if (isApiFormPost(req, path)) {
       readBody(req, res, () => {

@@ -7,7 +7,6 @@ import type { BrowsableApi } from './browsable';
 import { HTML_CSP } from './html';
 import { negotiateFormat } from './negotiation';
 import { externalPath, NkRequest } from './request';
-import { existingHeader, presetHeader } from './response-headers';
 
 /**
  * Writes what a handler returned: the status and headers it asked for (handlers never touch the
@@ -20,24 +19,14 @@ import { existingHeader, presetHeader } from './response-headers';
 export function installReply(adapter: HttpServer, settings: Settings, db: Db, browsable: BrowsableApi): void {
   const reply = adapter.reply.bind(adapter);
   adapter.reply = (res: Response, value: unknown, statusCode?: number) => {
-    if (settings.EXPOSE_STATEMENT_COUNT) presetHeader(res, 'X-Statement-Count', String(db.statements));
+    if (settings.EXPOSE_STATEMENT_COUNT) res.setHeader('X-Statement-Count', String(db.statements));
     let body = value;
     if (value instanceof ApiResponse) {
       res.status(value.status);
-      for (const [k, v] of Object.entries(value.headers)) {
-        if (typeof v === 'string') presetHeader(res, k, v);
-        else res.setHeader(k, v);
-      }
+      for (const [k, v] of Object.entries(value.headers)) res.setHeader(k, v);
       body = value.body;
     }
-    if (body instanceof StreamableFile || existingHeader(res, 'Content-Type')) return reply(res, body, statusCode);
-    if (!wantsHtml(res.req as NkRequest)) {
-      // JSON, as the adapter's reply would send it, without its reading of the headers (which
-      // would set the pending ones one by one: response-headers.ts).
-      if (body === null || body === undefined || typeof body !== 'object') return reply(res, body, statusCode);
-      if (statusCode) res.status(statusCode);
-      return res.json(body);
-    }
+    if (body instanceof StreamableFile || res.getHeader('Content-Type') || !wantsHtml(res.req as NkRequest)) return reply(res, body, statusCode);
     const req = res.req as NkRequest;
     // A browsable-API form that deleted its object: on to the list (a 204 leaves the browser on the deleted object's page).
     if (req.form && res.statusCode === 204) {

@@ -1,10 +1,9 @@
-import { All, Controller, Inject, Req, Type } from '@nestjs/common';
+import { All, Controller, Header, Inject, Req, Type } from '@nestjs/common';
 import { MethodActions, ResourceRoute } from '../auth/decorators';
 import { ApiResponse } from '../http/api-response';
 import { ContextFactory } from '../http/context.factory';
 import { wantsCsv } from '../http/negotiation';
 import { isCsvBody, NkRequest, parseBody } from '../http/request';
-import { presetHeader } from '../http/response-headers';
 import { allowHeader, ApiWrite, listPath, offers, ResourceDefinition } from './definition';
 import { MethodNotAllowedError } from './errors';
 import { optionsMetadata } from './options';
@@ -31,14 +30,6 @@ const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c
  * ACTIONS): Nest builds an execution context per route at every start, and express tries
  * each route of a path in turn.
  */
-/**
- * The route's `Allow`, on its answers and its errors (not the guard's, which come first), as
- * Nest's `@Header` would set it before the handler, but left pending (response-headers.ts).
- */
-function allow(req: NkRequest, methods: string): void {
-  if (req.res) presetHeader(req.res, 'Allow', methods);
-}
-
 export function createResourceController(def: ResourceDefinition): Type<unknown> {
   const listAllow = allowHeader(def, false);
   const detailAllow = allowHeader(def, true);
@@ -56,9 +47,9 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
 
     /** The list URL: one route, the handler chosen by the method. */
     @All()
+    @Header('Allow', listAllow)
     @ResourceRoute(def, ACTIONS)
     async listRoute(@Req() req: NkRequest) {
-      allow(req, listAllow);
       switch (req.method) {
         case 'GET':
         case 'HEAD':
@@ -78,9 +69,9 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
 
     /** A detail URL: one route, as the list's. */
     @All(':id')
+    @Header('Allow', detailAllow)
     @ResourceRoute(def, ACTIONS)
     async detailRoute(@Req() req: NkRequest) {
-      allow(req, detailAllow);
       switch (req.method) {
         case 'GET':
         case 'HEAD':
