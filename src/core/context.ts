@@ -105,9 +105,19 @@ export class RequestContext {
     return compareVersions(this.apiVersion, v) >= 0;
   }
 
-  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.cache.has(key)) return this.cache.get(key) as T;
-    const p = load();
+  /**
+   * The memo's promise itself, not an async function's around it: a hit costs no promise and
+   * no microtasks of its own (a few per request on a detail's path).
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.cache.get(key);
+    if (hit !== undefined || this.cache.has(key)) return hit as Promise<T>;
+    let p: Promise<T>;
+    try {
+      p = Promise.resolve(load()); // the same promise for a native one
+    } catch (e) {
+      p = Promise.reject(e);
+    }
     this.cache.set(key, p);
     return p;
   }

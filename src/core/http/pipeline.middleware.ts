@@ -136,7 +136,12 @@ function isStaticAsset(path: string): boolean {
 }
 
 function readBody(req: NkRequest, res: Response, next: NextFunction, limit: number): void {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+    // No body is read: let it flow (away) now. Left unread, Node dumps it when the response
+    // has been written and then has to wait for its end with a listener, on every request.
+    req.resume();
+    return next();
+  }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     res.status(413).json({ detail: `Request body is larger than the limit of ${limit} bytes.` });

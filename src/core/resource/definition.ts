@@ -296,7 +296,17 @@ export function ownMap<T>(record: Record<string, T>): Record<string, T> {
 /** The app-relative path of a model's list endpoint: `/api/<app>/<slug>/` (`/api/plugins/<base_url>/<slug>/` for a plugin's). */
 export const listPath = (def: ResourceDefinition) => `/api/${def.apiBase ?? def.app}/${def.slug}/`;
 
-export const objectType = (def: ResourceDefinition) => `${def.appLabel ?? def.app}.${def.model}`;
+/** Object types by definition: asked for several times per represented object, built once. */
+const OBJECT_TYPES = new WeakMap<ResourceDefinition, string>();
+
+export const objectType = (def: ResourceDefinition): string => {
+  let type = OBJECT_TYPES.get(def);
+  if (type === undefined) {
+    type = `${def.appLabel ?? def.app}.${def.model}`;
+    OBJECT_TYPES.set(def, type);
+  }
+  return type;
+};
 
 export type ApiWrite = 'create' | 'update' | 'delete';
 const ALL_WRITES: readonly ApiWrite[] = ['create', 'update', 'delete'];
