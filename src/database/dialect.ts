@@ -47,12 +47,15 @@ export interface Dialect {
   castText(expr: Sql): Sql;
   /** A text's UTF-8 bytes as hexadecimal text (a name inside a comma-joined list, whatever it holds). */
   hexText(expr: Sql): Sql;
+  /** Aggregate of a subquery's values as one comma-joined text, in an order. */
+  listAgg(expr: Sql, order: Sql): Sql;
   /**
-   * Aggregate of a subquery's values as one comma-joined text, in an order; null where the
-   * database should not aggregate in the page statement (MySQL/MariaDB: see there), so callers
-   * load such lists with their own statement instead.
+   * Whether each grouped subquery over a page's ids and each recursive CTE costs the database a
+   * temporary table (MySQL/MariaDB: see there). Then a list page's statement lists no ids and no
+   * ancestry (each has a statement of its own), and a statement of one object (ExtrasShape `row`)
+   * lists its ids in subqueries of its row and walks its ancestry by a chain of joins.
    */
-  listAgg(expr: Sql, order: Sql): Sql | null;
+  readonly tempTables: boolean;
   /** Page deep offsets through a sub-select of ids (MySQL sorts whole rows otherwise). */
   readonly deferredPaging: boolean;
   /** Row locking clause to append to a SELECT (allocation, uniqueness races). */
@@ -145,6 +148,7 @@ export const postgresDialect: Dialect = {
   castText: (e) => sql`CAST(${e} AS text)`,
   hexText: (e) => sql`encode(convert_to(${e}, 'UTF8'), 'hex')`,
   listAgg: (e, order) => sql`string_agg(CAST(${e} AS text), ',' ORDER BY ${order})`,
+  tempTables: false,
   deferredPaging: false,
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
@@ -199,10 +203,14 @@ export const mysqlDialect: Dialect = {
   castText: (e) => sql`CAST(${e} AS CHAR)`,
   // The columns are utf8mb4: HEX gives their UTF-8 bytes.
   hexText: (e) => sql`HEX(${e})`,
-  // GROUP_CONCAT would list them (with group_concat_max_len raised), but MariaDB builds each
-  // grouped subquery over the page as a temporary table: a page of 1,000 locations took 50 ms
-  // with its tags and ancestry joined in, 18 ms without, and the tags' own statement 1.4 ms.
-  listAgg: () => null,
+  // Every pooled session raises group_concat_max_len (data-source.factory.ts: MySQL 8's default
+  // of 1,024 bytes would cut a list short, with a mere warning).
+  listAgg: (e, order) => sql`GROUP_CONCAT(CAST(${e} AS CHAR) ORDER BY ${order} SEPARATOR ',')`,
+  // MariaDB builds each grouped subquery over a page as a temporary table: a page of 1,000
+  // locations took 50 ms with its tags and ancestry joined in, 18 ms without, and the tags' own
+  // statement 1.4 ms. A detail's recursive ancestry beside its row cost it twice the database's
+  // CPU of the row, tags and ancestry in three statements; a subquery of one row is cheap.
+  tempTables: true,
   deferredPaging: true,
   forUpdate: ' FOR UPDATE',
   lockShared: ' LOCK IN SHARE MODE',
