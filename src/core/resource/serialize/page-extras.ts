@@ -121,9 +121,10 @@ export type ExtrasShape = 'page' | 'row';
 
 /**
  * What a root page's statement adds to compute the page's count fields, the rows its display
- * uses and (where the dialect can aggregate) its many-to-many and reverse foreign key id lists
- * itself, so a list costs no statement per such field: for each, a LEFT JOIN to the related
- * table, or an aggregate of the related rows (`shape`), and the columns it gives. The statement
+ * uses and its many-to-many and reverse foreign key id lists and ancestry (a page's only where
+ * the dialect's grouped subqueries are cheap, not dialect.tempTables; every detail's) itself, so
+ * a list costs no statement per such field: for each, a LEFT JOIN to the related table, or an
+ * aggregate of the related rows (`shape`), and the columns it gives. The statement
  * names its page rows `p` (a CTE, PAGE_CTE). A statement after the page would cost a round trip
  * and an IN list of the page's ids (~3 ms of a 1,000-address page).
  */
