@@ -235,15 +235,16 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
  * visibility flag (1: the requester may view it and it lends its name) and the name's UTF-8
  * bytes in hex, comma-joined. Each level joins the tree's table once, reading the ancestor's
  * item as it goes (a join for the walk and another for the names made PostgreSQL hash the whole
- * table twice: a detail's statement took 2.5x as long). Read back by `ancestryOfPage`;
- * loadAncestry walks the same way in a statement of its own.
+ * table twice: a detail's statement took 2.5x as long). A statement of one object where a
+ * recursive CTE costs temporary tables walks by joins instead (ancestryJoins). Read back by
+ * `ancestryOfPage`; loadAncestry walks the same way in a statement of its own.
  */
 async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras, shape: ExtrasShape): Promise<void> {
   if (!def.tree) return;
   const { dialect } = x.exec;
   if (shape === 'row' && dialect.tempTables) return ancestryJoins(x, def, out);
   const agg = dialect.listAgg(ident('up', 'item'), sql`${ident('up', 'lvl')} DESC`);
-  const item = sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, 'a')).visible} THEN '1' ELSE '0' END, ${dialect.hexText(ident('a', 'name'))})`;
+  const item = await ancestorItem(x, def, 'a');
   const parent = (def.fields[def.tree.parent] as ForeignKeyField).column;
   // The ancestor `a` whose id `child` names: every one is walked, a hidden one too (it counts toward tree_depth, unnamed).
   const ancestor = (child: Sql) => unscoped(def, 'a').join(sql`${ident('a', 'id')} = ${child}`);
@@ -254,6 +255,14 @@ async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtr
   const j = `an${out.joins.length}`;
   out.joins.push(sql`LEFT JOIN (SELECT ${ident('up', 'id')} AS k, COUNT(*) AS n, ${agg} AS v FROM ${ident('up')} GROUP BY ${ident('up', 'id')}) ${ident(j)} ON ${ident(j, 'k')} = ${ident(PAGE_CTE, 'id')}`);
   out.columns.push(sql`${ident(j, 'n')} AS ${ident(ANCESTRY_COLUMN + 'n')}`, sql`${ident(j, 'v')} AS ${ident(ANCESTRY_COLUMN + 'v')}`);
+}
+
+/**
+ * An ancestor's item in a statement's ancestry (the ancestor on `alias`): a visibility flag (1:
+ * the requester may view it and it lends its name) and the name's UTF-8 bytes in hex.
+ */
+async function ancestorItem(x: ReadRun, def: ResourceDefinition, alias: string): Promise<Sql> {
+  return sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, alias)).visible} THEN '1' ELSE '0' END, ${x.exec.dialect.hexText(ident(alias, 'name'))})`;
 }
 
 /** How many ancestors a statement of one object reads by joins (ancestryJoins). */
@@ -276,8 +285,7 @@ async function ancestryJoins(x: ReadRun, def: ResourceDefinition, out: PageExtra
     const a = `an${i}`;
     // Every one is joined, a hidden one too (it counts toward tree_depth, unnamed).
     out.joins.push(unscoped(def, a).join(sql`${ident(a, 'id')} = ${child}`, true));
-    const visible = (await visibleRows(x.ctx, x.exec, def, a)).visible;
-    items.unshift(sql`CASE WHEN ${ident(a, 'id')} IS NOT NULL THEN CONCAT(CASE WHEN ${visible} THEN '1' ELSE '0' END, ${x.exec.dialect.hexText(ident(a, 'name'))}) END`);
+    items.unshift(sql`CASE WHEN ${ident(a, 'id')} IS NOT NULL THEN ${await ancestorItem(x, def, a)} END`);
     found.push(sql`CASE WHEN ${ident(a, 'id')} IS NOT NULL THEN 1 ELSE 0 END`);
     child = ident(a, parent);
   }
