@@ -20,12 +20,13 @@
  *
  * Usage: npm run bench:cpu -- [--db=postgres|mysql] [--requests=2000] [--warmup=4000] [--connections=8]
  *   [--rounds=5] [--scenarios=detail,list50] [--profile] [--interval=200] [--reuse] [--port=18671]
- *   [--compare=<another build's dist/src/main.js>]
+ *   [--compare=<another build's dist/src/main.js>] [--database=netkeel_bench_cpu]
  *   --requests: per server per round; --warmup: requests per server before the first round; --rounds: measured rounds per server (the median is shown);
  *   --interval: the profiler's sampling interval in µs; --reuse: keep the database an earlier run
  *   seeded (netkeel_bench_cpu) instead of seeding it again; --compare: a third server, another
  *   build of netkeel (a copy of dist/ from before a change, beside a node_modules), measured in
- *   turn with the others: a change's effect under the same load.
+ *   turn with the others: a change's effect under the same load; --database: the database's name
+ *   (runs of their own side by side on one server: the database's CPU is read per database).
  */
 import { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -43,7 +44,6 @@ interface Server {
   request: Request;
 }
 
-const DB_NAME = 'netkeel_bench_cpu';
 const HOOK = join(__dirname, 'cpu-hook.js');
 
 interface Sample {
@@ -76,10 +76,11 @@ async function main(): Promise<void> {
       `${o.requests} requests per server per round at ${o.connections} connections, ${o.rounds} rounds\n`,
   );
 
-  const env = await benchDatabase(kind, DB_NAME, 'reuse' in a);
+  const dbName = a.database ?? 'netkeel_bench_cpu';
+  const env = await benchDatabase(kind, dbName, 'reuse' in a);
   const seeded = await locationIds(env, o.port).catch(() => []);
   if (seeded.length !== 2000) {
-    if (seeded.length) Object.assign(env, await benchDatabase(kind, DB_NAME));
+    if (seeded.length) Object.assign(env, await benchDatabase(kind, dbName));
     const seeder = await startServer(env, o.port);
     try {
       await seed(requester(o.port, 1));

@@ -11,24 +11,35 @@ import { PreparedStatements } from './prepared';
 import { pgTypeParsers } from './pg-types';
 
 /**
- * mysql2 with a statement time limit on every pooled connection: MariaDB's max_statement_time
- * (seconds) or MySQL 8's max_execution_time (milliseconds, SELECT only); the other is ignored.
+ * mysql2 with what every pooled session needs set first: GROUP_CONCAT's bound
+ * (group_concat_max_len) raised to its largest, and the statement time limit, if any.
  */
-function mysqlWithTimeout(ms: number): unknown {
+function mysqlSessions(ms: number): unknown {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mysql2 = require('mysql2');
-  if (!ms) return mysql2;
+  const statements = [...MYSQL_SESSION, ...(ms ? timeoutStatements('mysql', ms) : [])];
   return {
     ...mysql2,
     createPool(config: unknown) {
       const pool = mysql2.createPool(config);
+      // Queued on the new connection before the statement it was opened for.
       pool.on('connection', (conn: { query: (sql: string, cb: (err: unknown) => void) => void }) => {
-        for (const stmt of timeoutStatements('mysql', ms)) conn.query(stmt, () => undefined);
+        for (const stmt of statements) conn.query(stmt, () => undefined);
       });
       return pool;
     },
   };
 }
+
+/**
+ * A detail's id lists and ancestry are GROUP_CONCATs (dialect.listAgg), whose result is cut at
+ * group_concat_max_len bytes with only a warning: MySQL 8's default is 1,024 (27 uuids, or one
+ * ancestor with a long name in hex), MariaDB's 1 MB. Raised for every session (MariaDB takes it
+ * as its largest, 1 GB), the result is bounded by max_allowed_packet instead (16 MB on MariaDB,
+ * 64 MB on MySQL 8: ~400,000 ids in one list). JSON_ARRAYAGG is no way round it: MySQL's takes no
+ * ORDER BY, and MariaDB's is a GROUP_CONCAT under the same bound.
+ */
+export const MYSQL_SESSION = ['SET SESSION group_concat_max_len = 4294967295'];
 
 /** Statements that set the session's statement time limit (0 = none; migrations may run long). */
 export function timeoutStatements(dialect: 'postgres' | 'mysql', ms: number): string[] {
@@ -138,7 +149,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
       // stacks: a cost per statement (~1 % of a busy server's CPU) for stacks nobody reads (the
       // database's errors are mapped to API answers).
       trace: false,
-      driver: mysqlWithTimeout(target.statementTimeoutMs ?? 0),
+      driver: mysqlSessions(target.statementTimeoutMs ?? 0),
       extra: {
         typeCast(field: { type: string; length: number; string(): string | null }, next: () => unknown) {
           if (field.type === 'TINY' && field.length === 1) {

@@ -47,12 +47,14 @@ export interface Dialect {
   castText(expr: Sql): Sql;
   /** A text's UTF-8 bytes as hexadecimal text (a name inside a comma-joined list, whatever it holds). */
   hexText(expr: Sql): Sql;
+  /** Aggregate of a subquery's values as one comma-joined text, in an order. */
+  listAgg(expr: Sql, order: Sql): Sql;
   /**
-   * Aggregate of a subquery's values as one comma-joined text, in an order; null where the
-   * database should not aggregate in the page statement (MySQL/MariaDB: see there), so callers
-   * load such lists with their own statement instead.
+   * Whether each grouped subquery over a page's ids and each recursive CTE costs the database a
+   * temporary table (MySQL/MariaDB: see there). Then a list page's statement lists no ids and no
+   * ancestry (each has a statement of its own), and a statement of one object (ExtrasShape `row`)
+   * lists its ids in subqueries of its row and walks its ancestry by a chain of joins.
    */
-  listAgg(expr: Sql, order: Sql): Sql | null;
   /**
    * A deep page's rows: those of `table` (a table with its alias `o`) whose id `ids` selects (one
    * column `id`, with the page's order, limit and offset), so that the rows the offset skips are
@@ -60,6 +62,7 @@ export interface Dialect {
    * page's rows are read whole.
    */
   pageRows(table: Sql, ids: Sql): Sql;
+  readonly tempTables: boolean;
   /** Row locking clause to append to a SELECT (allocation, uniqueness races). */
   readonly forUpdate: string;
   /** Shared row lock clause for a SELECT: others may read and share-lock, nobody may change the rows. */
@@ -161,6 +164,7 @@ export const postgresDialect: Dialect = {
   listAgg: (e, order) => sql`string_agg(CAST(${e} AS text), ',' ORDER BY ${order})`,
   // As an array, the ids are looked up by primary key: joined, PostgreSQL hashed the whole table.
   pageRows: (table, ids) => sql`${table} WHERE o.${ident('id')} = ANY(ARRAY(${ids}))`,
+  tempTables: false,
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
   onConflictIgnore: (key) => sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO NOTHING`,
@@ -214,10 +218,14 @@ export const mysqlDialect: Dialect = {
   castText: (e) => sql`CAST(${e} AS CHAR)`,
   // The columns are utf8mb4: HEX gives their UTF-8 bytes.
   hexText: (e) => sql`HEX(${e})`,
-  // GROUP_CONCAT would list them (with group_concat_max_len raised), but MariaDB builds each
-  // grouped subquery over the page as a temporary table: a page of 1,000 locations took 50 ms
-  // with its tags and ancestry joined in, 18 ms without, and the tags' own statement 1.4 ms.
-  listAgg: () => null,
+  // Every pooled session raises group_concat_max_len (data-source.factory.ts: MySQL 8's default
+  // of 1,024 bytes would cut a list short, with a mere warning).
+  listAgg: (e, order) => sql`GROUP_CONCAT(CAST(${e} AS CHAR) ORDER BY ${order} SEPARATOR ',')`,
+  // MariaDB builds each grouped subquery over a page as a temporary table: a page of 1,000
+  // locations took 50 ms with its tags and ancestry joined in, 18 ms without, and the tags' own
+  // statement 1.4 ms. A detail's recursive ancestry beside its row cost it twice the database's
+  // CPU of the row, tags and ancestry in three statements; a subquery of one row is cheap.
+  tempTables: true,
   // MySQL refuses LIMIT in an IN subquery; joined, the page's ids are a derived table.
   pageRows: (table, ids) => sql`${table} JOIN (${ids}) q ON q.${ident('id')} = o.${ident('id')}`,
   forUpdate: ' FOR UPDATE',

@@ -121,15 +121,18 @@ export type ExtrasShape = 'page' | 'row';
 
 /**
  * What a root page's statement adds to compute the page's count fields, the rows its display
- * uses and (where the dialect can aggregate) its many-to-many and reverse foreign key id lists
- * itself, so a list costs no statement per such field: for each, a LEFT JOIN to the related
- * table, or an aggregate of the related rows (`shape`), and the columns it gives. The statement
+ * uses and its many-to-many and reverse foreign key id lists and ancestry (a page's only where
+ * the dialect's grouped subqueries are cheap, not dialect.tempTables; every detail's) itself, so
+ * a list costs no statement per such field: for each, a LEFT JOIN to the related table, or an
+ * aggregate of the related rows (`shape`), and the columns it gives. The statement
  * names its page rows `p` (a CTE, PAGE_CTE). A statement after the page would cost a round trip
  * and an IN list of the page's ids (~3 ms of a 1,000-address page).
  */
 export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page'): Promise<PageExtras> {
   const out = await countExtras(x, def, shape);
-  await ancestryExtras(x, def, out);
+  // Id lists and ancestry: in every statement of one object, in a page's where the dialect says.
+  const lists = shape === 'row' || !x.exec.dialect.tempTables;
+  if (lists) await ancestryExtras(x, def, out, shape);
   for (const use of displayUses(def)) {
     // PostgreSQL cuts longer names short: such a use is read by id instead.
     if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;
@@ -141,11 +144,11 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const read = (c: string) => hopped.read.get(c) ?? ident(j, c);
     out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${read(c)} AS ${ident(use.keys[i])}`));
   }
+  if (!lists) return out;
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'computed' || !f.reverse || !x.readable(f)) continue;
     const target = f.reverse.target();
     const agg = x.exec.dialect.listAgg(ident('rl', 'id'), await orderBy(x.ctx, x.exec, target, new Map(), 'rl'));
-    if (!agg) break;
     aggregated(out, shape, `r${out.joins.length}`, ident('rl', f.reverse.column), agg, await reverseRows(x, f.reverse), REVERSE_COLUMN + f.name);
   }
   if (opts.excludeM2m) return out;
@@ -155,7 +158,6 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const th = f.through;
     // By name, or by the target's own ordering (as a detail lists them).
     const agg = x.exec.dialect.listAgg(ident('ml', th.target), target.fields.name ? ident('mx', 'name') : await orderBy(x.ctx, x.exec, target, new Map(), 'mx'));
-    if (!agg) return out;
     const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
     // Every linked object is listed: a hidden one is shown as a reference (its id), as in a detail.
     const linked = unscoped(target, 'mx').join(sql`${ident('mx', 'id')} = ${ident('ml', th.target)}`);
@@ -233,15 +235,16 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
  * visibility flag (1: the requester may view it and it lends its name) and the name's UTF-8
  * bytes in hex, comma-joined. Each level joins the tree's table once, reading the ancestor's
  * item as it goes (a join for the walk and another for the names made PostgreSQL hash the whole
- * table twice: a detail's statement took 2.5x as long). Read back by `ancestryOfPage`;
- * loadAncestry walks the same way in a statement of its own.
+ * table twice: a detail's statement took 2.5x as long). A statement of one object where a
+ * recursive CTE costs temporary tables walks by joins instead (ancestryJoins). Read back by
+ * `ancestryOfPage`; loadAncestry walks the same way in a statement of its own.
  */
-async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras): Promise<void> {
+async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras, shape: ExtrasShape): Promise<void> {
   if (!def.tree) return;
   const { dialect } = x.exec;
+  if (shape === 'row' && dialect.tempTables) return ancestryJoins(x, def, out);
   const agg = dialect.listAgg(ident('up', 'item'), sql`${ident('up', 'lvl')} DESC`);
-  if (!agg) return;
-  const item = sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, 'a')).visible} THEN '1' ELSE '0' END, ${dialect.hexText(ident('a', 'name'))})`;
+  const item = await ancestorItem(x, def, 'a');
   const parent = (def.fields[def.tree.parent] as ForeignKeyField).column;
   // The ancestor `a` whose id `child` names: every one is walked, a hidden one too (it counts toward tree_depth, unnamed).
   const ancestor = (child: Sql) => unscoped(def, 'a').join(sql`${ident('a', 'id')} = ${child}`);
@@ -254,9 +257,51 @@ async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtr
   out.columns.push(sql`${ident(j, 'n')} AS ${ident(ANCESTRY_COLUMN + 'n')}`, sql`${ident(j, 'v')} AS ${ident(ANCESTRY_COLUMN + 'v')}`);
 }
 
-/** The ancestry of a page's rows that its statement read (ancestryExtras); undefined when it did not. */
+/**
+ * An ancestor's item in a statement's ancestry (the ancestor on `alias`): a visibility flag (1:
+ * the requester may view it and it lends its name) and the name's UTF-8 bytes in hex.
+ */
+async function ancestorItem(x: ReadRun, def: ResourceDefinition, alias: string): Promise<Sql> {
+  return sql`CONCAT(CASE WHEN ${(await visibleRows(x.ctx, x.exec, def, alias)).visible} THEN '1' ELSE '0' END, ${x.exec.dialect.hexText(ident(alias, 'name'))})`;
+}
+
+/** How many ancestors a statement of one object reads by joins (ancestryJoins). */
+const ANCESTRY_JOINS = 8;
+
+/**
+ * `ancestryExtras` where a recursive CTE costs temporary tables (MariaDB; dialect.tempTables), for
+ * a statement of one object: the first ANCESTRY_JOINS ancestors, each a LEFT JOIN on its child's
+ * parent key, read as the same two columns (the count -1 where the tree goes higher: its ancestry
+ * is then loaded by a statement of its own). A location's detail: the database's CPU of the
+ * statement without ancestry, against twice that with the recursive walk (docs/performance.md,
+ * session 37); each join more costs MariaDB parsing and planning (sixteen: ~+40 %).
+ */
+async function ancestryJoins(x: ReadRun, def: ResourceDefinition, out: PageExtras): Promise<void> {
+  const parent = (def.fields[def.tree!.parent] as ForeignKeyField).column;
+  const items: Sql[] = [];
+  const found: Sql[] = [];
+  let child = ident(PAGE_CTE, parent);
+  for (let i = 0; i < ANCESTRY_JOINS; i++) {
+    const a = `an${i}`;
+    // Every one is joined, a hidden one too (it counts toward tree_depth, unnamed).
+    out.joins.push(unscoped(def, a).join(sql`${ident(a, 'id')} = ${child}`, true));
+    items.unshift(sql`CASE WHEN ${ident(a, 'id')} IS NOT NULL THEN ${await ancestorItem(x, def, a)} END`);
+    found.push(sql`CASE WHEN ${ident(a, 'id')} IS NOT NULL THEN 1 ELSE 0 END`);
+    child = ident(a, parent);
+  }
+  out.columns.push(
+    sql`CASE WHEN ${child} IS NULL THEN ${join(found, ' + ')} ELSE -1 END AS ${ident(ANCESTRY_COLUMN + 'n')}`,
+    // Root first; CONCAT_WS skips the NULLs of the levels above the root.
+    sql`CONCAT_WS(',', ${join(items)}) AS ${ident(ANCESTRY_COLUMN + 'v')}`,
+  );
+}
+
+/**
+ * The ancestry of a page's rows that its statement read (ancestryExtras); undefined when it did
+ * not, or not all of it (a tree higher than ancestryJoins reads).
+ */
 export function ancestryOfPage(rows: Row[]): Map<string, Ancestry> | undefined {
-  if (!(ANCESTRY_COLUMN + 'n' in rows[0])) return undefined;
+  if (!(ANCESTRY_COLUMN + 'n' in rows[0]) || rows.some((r) => Number(r[ANCESTRY_COLUMN + 'n']) < 0)) return undefined;
   const out = new Map<string, Ancestry>();
   for (const r of rows) {
     const v = r[ANCESTRY_COLUMN + 'v'] as string | null;
