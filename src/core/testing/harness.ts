@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import request from 'supertest';
@@ -94,7 +94,10 @@ export async function testDatabase(kind: Kind): Promise<TestDatabase> {
     // A copy of the global setup's migrated data directory, beside it; in memory without one.
     const template = process.env.NETKEEL_PGLITE_TEMPLATE;
     if (!template) return { target: { kind, dataDir: 'memory://' }, env: { DATA_DIR: 'memory://' }, drop: async () => undefined };
-    const dir = `${template}-${randomUUID()}`;
+    // A short name: the data directory's lock listens on a Unix socket inside it, and a socket's
+    // path may hold at most ~100 bytes (a longer one falls back to the pid, which suites that
+    // check the socket would see).
+    const dir = `${template}-${randomBytes(6).toString('hex')}`;
     cpSync(template, dir, { recursive: true });
     // Removed in the background (the global teardown removes whatever is left).
     return { target: { kind, dataDir: dir }, env: { DATA_DIR: dir }, drop: async () => void rm(dir, { recursive: true, force: true }).catch(() => undefined) };

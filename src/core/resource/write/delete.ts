@@ -34,8 +34,8 @@ export async function deleteRows(run: WriteRun, def: ResourceDefinition, rows: R
     const leftovers = leftoversOf(run, d);
     if (!leftovers.length) continue;
     for (const chunk of chunks([...ids], ID_CHUNK)) {
-      const found = await run.exec.query<{ k: number }>(join(leftovers.map((l, k) => sql`(SELECT ${raw(String(k))} AS ${ident('k')} FROM ${l.table} WHERE ${l.at(chunk)} LIMIT 1)`), ' UNION ALL '));
-      for (const { k } of found) await run.exec.execute(sql`DELETE FROM ${leftovers[Number(k)].table} WHERE ${leftovers[Number(k)].at(chunk)}`);
+      const found = await run.exec.query<{ k: number }>(join(leftovers.map((l, k) => sql`(SELECT ${raw(String(k))} AS ${ident('k')} ${l.from(chunk)} LIMIT 1)`), ' UNION ALL '));
+      for (const { k } of found) await run.exec.execute(sql`DELETE ${leftovers[Number(k)].from(chunk)}`);
     }
   }
   for (const chunk of chunks(rows.map((r) => String(r.id)), ID_CHUNK)) {
@@ -82,10 +82,10 @@ export async function checkCascadeScope(run: WriteRun, def: ResourceDefinition, 
   if (changed) throw new PermissionDeniedError(`Unable to delete object: it would also change ${changed} object${changed === 1 ? '' : 's'} that you may not change.`);
 }
 
-/** A table whose rows go with the objects they name, and the condition on its rows that name these ids. */
+/** A table whose rows go with the objects they name: `from` renders its rows that name these ids. */
 interface Leftover {
-  table: Sql;
-  at: (ids: string[]) => Sql;
+  /** `FROM <table> WHERE <its rows that name these ids>`. */
+  from: (ids: string[]) => Sql;
 }
 
 /** The rows no database key removes with an object of `d` (see deleteRows). */
@@ -95,13 +95,13 @@ function leftoversOf(run: WriteRun, d: ResourceDefinition): Leftover[] {
   for (const f of Object.values(d.fields)) {
     if (f.kind !== 'm2m' || !f.through.discriminator) continue;
     const { table, discriminator, source } = f.through;
-    out.push({ table: ident(table), at: (ids) => sql`${ident(discriminator)} = ${type} AND ${inList(ident(source), ids)}` });
+    out.push({ from: (ids) => sql`FROM ${ident(table)} WHERE ${ident(discriminator)} = ${type} AND ${inList(ident(source), ids)}` });
   }
   for (const owner of run.ctx.registry.all()) {
     for (const f of Object.values(owner.fields)) {
       // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
       if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
-      out.push({ table: unscoped(owner).table, at: (ids) => sql`${ident(f.typeColumn)} = ${type} AND ${inList(ident(f.idColumn), ids)}` });
+      out.push({ from: (ids) => unscoped(owner).from(sql`${ident(f.typeColumn)} = ${type}`, inList(ident(f.idColumn), ids)) });
     }
   }
   return out;
