@@ -156,4 +156,14 @@ eachDatabase('IPAM allocation', (t) => {
     expect(out).toEqual(['10.70.1.44/22', '10.70.1.45/22', '10.70.3.9/22', '10.70.3.252/22']);
     expect(n22).toBeLessThanOrEqual(12);
   });
+
+  it('finds the free addresses of a block with many in use and room left (a block counted again, narrowed)', async () => {
+    // A /19: its first block of 512 holds 299 addresses (.0.1 to .1.44 but .0.150), more than
+    // are read at once, and room after them.
+    const p = await prefix('10.71.0.0/19');
+    const used = Array.from({ length: 300 }, (_, i) => i + 1).filter((n) => n !== 150);
+    await t().post('/api/ipam/ip-addresses/', used.map((n) => ({ address: `10.71.${n >> 8}.${n & 255}/19`, status: 'Active', namespace: 'Global' }))).expect(201);
+    expect(await free(p, '?limit=3')).toEqual(['10.71.0.150/19', '10.71.1.45/19', '10.71.1.46/19']);
+    expect(await free(p, '?limit=2&range_start=10.71.0.151')).toEqual(['10.71.1.45/19', '10.71.1.46/19']);
+  });
 });

@@ -1,7 +1,7 @@
 import type { TableSchema } from '../../database/schema/schema';
 import { nameField, objectType, ownMap, ResourceDefinition } from './definition';
 import type { ModelExtension } from './extension';
-import type { ForeignKeyField, ManyToManyField } from './fields';
+import type { ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
 import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
 
 import { append } from '../collections';
@@ -14,6 +14,12 @@ const takes = (def: ResourceDefinition, e: ModelExtension) => (!e.feature || def
 export interface ReverseRelation {
   def: ResourceDefinition;
   field: ForeignKeyField;
+}
+
+/** A generic foreign key of another model that may point at a model (a note's `assigned_object`). */
+export interface GenericReference {
+  def: ResourceDefinition;
+  field: GenericForeignKeyField;
 }
 
 /** A relation seen from its target: other objects that point here (for filters). */
@@ -129,6 +135,25 @@ export class ResourceRegistry {
   /** Foreign keys of other models that point at `def`. */
   reverseOf(def: ResourceDefinition): ReverseRelation[] {
     return this.reverse.get(def) ?? [];
+  }
+
+  private readonly genericTo = new Map<ResourceDefinition, GenericReference[]>();
+
+  /**
+   * Generic foreign keys of every model (its own included) that may point at `def` (no `allowed`
+   * test, or one that admits it), worked out once per model: a delete asks at every level of
+   * its cascade.
+   */
+  genericReferencesTo(def: ResourceDefinition): GenericReference[] {
+    let out = this.genericTo.get(def);
+    if (!out) {
+      out = [];
+      for (const owner of this.all()) {
+        for (const f of Object.values(owner.fields)) if (f.kind === 'gfk' && (!f.allowed || f.allowed(def))) out.push({ def: owner, field: f });
+      }
+      this.genericTo.set(def, out);
+    }
+    return out;
   }
 
   /** The model whose own table this is (a through model's, for its many-to-many fields' links), if any. */

@@ -97,12 +97,10 @@ function leftoversOf(run: WriteRun, d: ResourceDefinition): Leftover[] {
     const { table, discriminator, source } = f.through;
     out.push({ from: (ids) => sql`FROM ${ident(table)} WHERE ${ident(discriminator)} = ${type} AND ${inList(ident(source), ids)}` });
   }
-  for (const owner of run.ctx.registry.all()) {
-    for (const f of Object.values(owner.fields)) {
-      // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
-      if (f.kind !== 'gfk' || f.readOnly || (f.allowed && !f.allowed(d))) continue;
-      out.push({ from: (ids) => unscoped(owner).from(sql`${ident(f.typeColumn)} = ${type}`, inList(ident(f.idColumn), ids)) });
-    }
+  for (const { def: owner, field: f } of run.ctx.registry.genericReferencesTo(d)) {
+    // A read-only generic key is a pointer its owner's hooks keep (a cable's peer), not a dependent.
+    if (f.readOnly) continue;
+    out.push({ from: (ids) => unscoped(owner).from(sql`${ident(f.typeColumn)} = ${type}`, inList(ident(f.idColumn), ids)) });
   }
   return out;
 }
@@ -118,14 +116,12 @@ interface Reach {
   at: (ids: string[]) => Sql;
 }
 
-/** Everything that reaches objects of `d` (see Reach), worked out once per definition and registry. */
+/** Everything that reaches objects of `d` (see Reach): the registry's reverse keys and generic keys to it. */
 function reachesOf(run: WriteRun, d: ResourceDefinition): Reach[] {
   const out: Reach[] = [];
-  for (const owner of run.ctx.registry.all()) {
-    for (const f of cascadingGenericKeys(owner)) {
-      if (f.allowed && !f.allowed(d)) continue;
-      out.push({ owner, protect: false, at: (ids) => sql`${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), ids)}` });
-    }
+  for (const { def: owner, field: f } of run.ctx.registry.genericReferencesTo(d)) {
+    if (!f.cascade) continue;
+    out.push({ owner, protect: false, at: (ids) => sql`${ident(f.typeColumn)} = ${objectType(d)} AND ${inList(ident(f.idColumn), ids)}` });
   }
   for (const rel of run.ctx.registry.reverseOf(d)) {
     if (rel.field.onDelete === 'setNull') continue;
