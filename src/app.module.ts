@@ -82,8 +82,10 @@ export class AppModule {
       ],
       // The global enhancers, registered once (DESIGN.md).
       providers: [
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        AuthGuard,
+        ApiExceptionFilter,
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_FILTER, useExisting: ApiExceptionFilter },
       ],
     };
   }

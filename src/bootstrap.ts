@@ -10,6 +10,7 @@ import { jsonChunks } from './core/http/json-body';
 import { installReply } from './core/http/reply';
 import { BrowsableApi } from './core/http/browsable';
 import { indexRoutes } from './core/http/route-index';
+import { directRoutes } from './core/http/direct-routes';
 import { SETTINGS } from './config/settings.module';
 import { Db } from './database/db';
 import type { Response } from 'express';
@@ -48,8 +49,9 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.get(OpenApiDocuments).attach(app);
   app.enableShutdownHooks();
   await app.init();
-  // Every route is registered by now: index them by their first path segments.
-  indexRoutes(app.getHttpAdapter().getInstance().router);
+  // Every route is registered by now: index them by their first path segments, the generated
+  // resource routes run by the index itself.
+  indexRoutes(app.getHttpAdapter().getInstance().router, directRoutes(app));
   return app;
 }
 

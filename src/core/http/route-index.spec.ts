@@ -100,4 +100,60 @@ describe('indexRoutes', () => {
     expect([i.status, i.headers.allow]).toEqual([p.status, p.headers.allow]);
     expect(i.headers.allow).toBe('GET, HEAD, POST');
   });
+
+  describe('with direct routes', () => {
+    /** Nest's way: `all` routes without a trailing slash; one GET route registered before the detail route. */
+    const build = () => {
+      const a = express();
+      const answer = (name: string) => (req: Request, res: Response) => {
+        res.json({ name, params: req.params });
+      };
+      a.all('/api/dcim/locations', answer('list'));
+      a.get('/api/dcim/locations/special', answer('special'));
+      a.all('/api/dcim/locations/:id', answer('detail'));
+      a.all('/api/dcim/locations/:id/notes', answer('notes'));
+      a.all('/api/ipam/prefixes/:id', answer('prefix'));
+      return a;
+    };
+    const direct = (name: string) => (_req: Request, res: Response, _next: NextFunction, params: Record<string, string>) => {
+      res.json({ name, params, direct: true });
+    };
+    const directs = new Map([
+      ['/api/dcim/locations', direct('list')],
+      ['/api/dcim/locations/:id', direct('detail')],
+    ]);
+
+    it('runs a direct route when its layer is the first to match, and leaves every other request to the router', async () => {
+      const indexed = build();
+      indexRoutes((indexed as unknown as { router: Parameters<typeof indexRoutes>[0] }).router, directs);
+      const plain = build();
+      const cases: [string, string, boolean][] = [
+        ['GET', '/api/dcim/locations/', true],
+        ['DELETE', '/API/DCIM/Locations?limit=1', true],
+        ['GET', '/api/dcim/locations/abc/?depth=1', true],
+        ['PATCH', '/api/dcim/locations/Ab.C~d/', true],
+        ['GET', '/api/dcim/locations/a%2Fb%20c/', true],
+        // An earlier route matches: the router answers, as it would.
+        ['GET', '/api/dcim/locations/special/', false],
+        // ... unless it does not take the method: express goes on to the detail route.
+        ['POST', '/api/dcim/locations/special/', false],
+        ['GET', '/api/dcim/locations/abc/notes/', false],
+        ['GET', '/api/ipam/prefixes/abc/', false],
+        // A parameter that cannot be decoded: express's error, as without the index.
+        ['GET', '/api/dcim/locations/%E0%A4%A/', false],
+        ['GET', '/api/dcim/locations//', false],
+      ];
+      for (const [method, path, isDirect] of cases) {
+        const m = method.toLowerCase() as 'get';
+        const [p, i] = [await request(plain)[m](path), await request(indexed)[m](path)];
+        expect({ method, path, status: i.status, body: i.status === 200 ? { ...i.body, direct: undefined } : undefined }).toEqual({
+          method,
+          path,
+          status: p.status,
+          body: p.status === 200 ? p.body : undefined,
+        });
+        expect({ method, path, direct: i.body?.direct === true }).toEqual({ method, path, direct: isDirect });
+      }
+    });
+  });
 });

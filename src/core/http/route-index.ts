@@ -13,6 +13,8 @@ const LITERAL = /^[A-Za-z0-9._~-]+$/;
 /** What the index needs of the `router` package's layers and routers (express 5). */
 interface Layer {
   route?: { path?: unknown };
+  /** The parameters of a path the layer matches, false when it does not; throws on a parameter that cannot be decoded. */
+  match?(path: string): false | { params: Record<string, string> };
 }
 interface Router {
   (req: Request, res: Response, next: NextFunction): void;
@@ -74,6 +76,9 @@ function requestKey(url: string, caseSensitive: boolean): string | null | undefi
   return caseSensitive ? key : key.toLowerCase();
 }
 
+/** A route the index runs itself when its layer is the first to match a request (direct-routes.ts), with the parameters matched. */
+export type DirectRoute = (req: Request, res: Response, next: NextFunction, params: Record<string, string>) => void;
+
 /**
  * Indexes the routes of an express application's router by their first path segments.
  *
@@ -89,8 +94,15 @@ function requestKey(url: string, caseSensitive: boolean): string | null | undefi
  * keeps its place between the runs, and every route is still matched by its own layer, so which
  * route answers, its parameters, errors and OPTIONS are as without the index. Routes added after
  * this call are appended after the index and tried as usual.
+ *
+ * `direct` names, by path, routes the index runs itself: when the first of a key's routes whose
+ * pattern matches the request's path (each tried by its own layer, in the router's order, as
+ * express tries them) is one of them, it is called with the parameters its layer matched, without
+ * the second pass through express's router; otherwise, and for a path a layer cannot decode, the
+ * key's router takes the request as before. Every route named is an `all` route, which express
+ * would run whatever the method.
  */
-export function indexRoutes(router: Router): void {
+export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRoute> = new Map()): void {
   const opts = { caseSensitive: !!router.caseSensitive, strict: !!router.strict };
   const newRouter = () => makeRouter(opts) as unknown as Router;
   const subRouter = (layers: Layer[]) => {
@@ -106,10 +118,32 @@ export function indexRoutes(router: Router): void {
     }
     const unkeyed = subRouter(run.filter((_, i) => keys[i] === null));
     const all = subRouter(run);
+    // The keys with a direct route: their routes in order, each with its direct function if it has one.
+    const candidates = new Map<string, { layer: Layer; run?: DirectRoute }[]>();
+    for (const [key, r] of byKey) {
+      const layers = r.stack.map((layer) => ({ layer, run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined }));
+      if (layers.some((l) => l.run) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
+    }
     const holder = newRouter();
     holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
       const key = requestKey(req.url, opts.caseSensitive);
       const target = key === undefined ? all : key === null ? unkeyed : (byKey.get(key) ?? unkeyed);
+      const layers = key ? candidates.get(key) : undefined;
+      if (layers) {
+        const q = req.url.indexOf('?');
+        const path = q < 0 ? req.url : req.url.slice(0, q);
+        for (const { layer, run } of layers) {
+          let matched: false | { params: Record<string, string> };
+          try {
+            matched = layer.match!(path);
+          } catch {
+            break; // a parameter that cannot be decoded: express answers it
+          }
+          if (!matched) continue;
+          if (run) return run(req, res, next, matched.params);
+          break;
+        }
+      }
       target(req, res, next);
     });
     return holder.stack[0];

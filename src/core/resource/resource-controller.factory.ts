@@ -23,6 +23,15 @@ const ACTIONS: MethodActions = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'c
 
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
+/** A generated route: its express path and its handler method. */
+export interface GeneratedRoute {
+  path: string;
+  handler: 'listRoute' | 'detailRoute';
+}
+
+/** The routes of each generated controller class: what core/http/direct-routes.ts dispatches without Nest's per-request machinery. */
+export const GENERATED_ROUTES = new WeakMap<Function, GeneratedRoute[]>();
+
 /**
  * Generates the list and detail routes of one resource from its definition: no model has a
  * hand-written CRUD controller. Handlers only translate HTTP to the service and return values.
@@ -151,6 +160,11 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       return new ApiResponse(204, undefined);
     }
   }
+  const base = listPath(def).slice(0, -1);
+  GENERATED_ROUTES.set(GeneratedResourceController, [
+    { path: base, handler: 'listRoute' },
+    { path: `${base}/:id`, handler: 'detailRoute' },
+  ]);
   Object.defineProperty(GeneratedResourceController, 'name', { value: `${pascal(def.app)}${pascal(def.slug)}Controller` });
   return GeneratedResourceController;
 }

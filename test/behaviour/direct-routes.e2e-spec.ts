@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { AuthGuard } from '../../src/core/auth/auth.guard';
+import { listPath } from '../../src/core/resource/definition';
+import { ResourceRegistry } from '../../src/core/resource/registry';
+import { startApp, TestApp } from '../../src/core/testing/harness';
+
+/**
+ * Every model's list and detail URL is run by the route index itself (core/http/direct-routes.ts),
+ * not through Nest's per-request route machinery, whose only caller of the guard is
+ * `canActivate`: what the generated routes answer is what every other suite checks. Routing does
+ * not depend on the database: one is enough.
+ */
+describe('direct routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp('pglite');
+  });
+  afterAll(() => t?.close());
+
+  it("answers every model's list and detail URL without Nest's guard call, and the special endpoints through it", async () => {
+    const spy = jest.spyOn(t.app.get(AuthGuard), 'canActivate');
+    const defs = t.app.get(ResourceRegistry).all();
+    expect(defs.length).toBeGreaterThan(100);
+    for (const def of defs) {
+      const list = await t.http.options(listPath(def)).set('Authorization', `Token ${t.token}`);
+      expect({ url: listPath(def), status: list.status, allow: list.headers.allow, version: list.headers['api-version'] }).toEqual({
+        url: listPath(def),
+        status: 200,
+        allow: expect.stringContaining('OPTIONS'),
+        version: '2.4',
+      });
+      const missing = `${listPath(def)}${randomUUID()}/`;
+      const detail = await t.get(missing);
+      // A route's own error carries its Allow header (the guard's would not).
+      expect({ url: missing, status: detail.status, body: detail.body, allow: detail.headers.allow }).toEqual({
+        url: missing,
+        status: 404,
+        body: expect.objectContaining({ detail: expect.any(String) }),
+        allow: expect.stringContaining('OPTIONS'),
+      });
+    }
+    expect(spy).not.toHaveBeenCalled();
+    await t.get('/api/status/').expect(200);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+});
