@@ -19,7 +19,7 @@
  * that called them), in µs per request.
  *
  * Usage: npm run bench:cpu -- [--db=postgres|mysql] [--requests=2000] [--warmup=4000] [--connections=8]
- *   [--rounds=5] [--scenarios=detail,list50] [--profile] [--interval=200] [--reuse] [--port=18671]
+ *   [--rounds=5] [--scenarios=detail,list50] (also list1000, list1000-depth1) [--profile] [--interval=200] [--reuse] [--port=18671]
  *   [--compare=<another build's dist/src/main.js>] [--database=netkeel_bench_cpu]
  *   --requests: per server per round; --warmup: requests per server before the first round; --rounds: measured rounds per server (the median is shown);
  *   --interval: the profiler's sampling interval in µs; --reuse: keep the database an earlier run
@@ -93,6 +93,9 @@ async function main(): Promise<void> {
   const paths: Record<string, string[]> = {
     detail: ids.map((id) => `/api/dcim/locations/${id}/`),
     list50: ['/api/dcim/locations/?limit=50'],
+    list1000: ['/api/dcim/locations/?limit=1000'],
+    // The floor serves depth 0 only (it ignores the parameter): read this one for netkeel's profile, against list1000.
+    'list1000-depth1': ['/api/dcim/locations/?limit=1000&depth=1'],
   };
   for (const s of o.scenarios) if (!paths[s]) throw new Error(`--scenarios: unknown scenario ${s}`);
 
