@@ -35,4 +35,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD node -e "const b=(process.env.BASE_PATH||'').replace(/^\/+|\/+$/g,'');require('http').get('http://127.0.0.1:'+(process.env.PORT||8080)+(b?'/'+b:'')+'/health/',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
 # node's options as `npm start` gives them (package.json; test/deployment/start-command.spec.ts).
-CMD ["node", "--max-old-space-size=1024", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=8", "dist/src/main.js"]

@@ -20,12 +20,14 @@
  *
  * Usage: npm run bench:cpu -- [--db=postgres|mysql] [--requests=2000] [--warmup=4000] [--connections=8]
  *   [--rounds=5] [--scenarios=detail,list50] (also list1000, list1000-depth1) [--profile] [--interval=200] [--reuse] [--port=18671]
- *   [--compare=<another build's dist/src/main.js>] [--database=netkeel_bench_cpu]
+ *   [--compare=<another build's dist/src/main.js>] [--compare-node-options="<node options>"] [--database=netkeel_bench_cpu]
  *   --requests: per server per round; --warmup: requests per server before the first round; --rounds: measured rounds per server (the median is shown);
  *   --interval: the profiler's sampling interval in µs; --reuse: keep the database an earlier run
  *   seeded (netkeel_bench_cpu) instead of seeding it again; --compare: a third server, another
  *   build of netkeel (a copy of dist/ from before a change, beside a node_modules), measured in
- *   turn with the others: a change's effect under the same load; --database: the database's name
+ *   turn with the others: a change's effect under the same load; --compare-node-options: node's
+ *   options for the compared server after `npm start`'s (e.g. "--max-semi-space-size=8"; without
+ *   --compare, the compared server is this build); --database: the database's name
  *   (runs of their own side by side on one server: the database's CPU is read per database).
  */
 import { ChildProcess } from 'node:child_process';
@@ -68,7 +70,10 @@ async function main(): Promise<void> {
     interval: Number(a.interval ?? 200),
     port: Number(a.port ?? 18671),
     compare: a.compare ? resolve(a.compare) : null,
+    // Read whole: its value holds '='.
+    compareNodeOptions: (process.argv.find((x) => x.startsWith('--compare-node-options='))?.slice('--compare-node-options='.length) ?? '').split(/\s+/).filter(Boolean),
   };
+  if (o.compareNodeOptions.length && !o.compare) o.compare = resolve(__dirname, '../src/main.js');
   const cpus = os.cpus();
   process.stdout.write(
     `machine: ${cpus.length} x ${cpus[0]?.model ?? '?'}, ${os.type()} ${os.release()}; node ${process.version}\n` +
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
 
   const children: ChildProcess[] = [];
   try {
-    const spawnOpts = o.profile ? { execArgv: ['-r', HOOK], ipc: true } : {};
+    const spawnOpts: { execArgv?: string[]; ipc?: boolean } = o.profile ? { execArgv: ['-r', HOOK], ipc: true } : {};
     const servers: Server[] = [];
     const add = async (name: string, port: number, start: Promise<ChildProcess>) => {
       const child = await start;
@@ -110,7 +115,7 @@ async function main(): Promise<void> {
     };
     await add('netkeel', o.port, startServer(env, o.port, spawnOpts));
     await add('floor', o.port + 1, startFloor(env, o.port + 1, spawnOpts));
-    if (o.compare) await add('compared', o.port + 2, startServer(env, o.port + 2, { ...spawnOpts, script: o.compare }));
+    if (o.compare) await add('compared', o.port + 2, startServer(env, o.port + 2, { ...spawnOpts, script: o.compare, execArgv: [...(spawnOpts.execArgv ?? []), ...o.compareNodeOptions] }));
     const dbThreads = databaseThreads(kind, env.DATABASE_URL);
     const table: string[] = [];
     const stages: string[] = [];

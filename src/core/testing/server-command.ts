@@ -12,6 +12,11 @@ import { REPO_ROOT } from './repo-root';
  * ~1.3-2x. The server's live heap is ~60 MB, and its peak RSS under the benchmark's load went from
  * ~280 to ~185 MB on PostgreSQL and from ~340 to ~270 MB on PGlite, at the same speed
  * (docs/performance.md, session 36).
+ *
+ * `--max-semi-space-size=8`: V8's young generation (two semi-spaces, 16 MB each by default on
+ * 64-bit) fills and grows under load; at 8 MB the peak RSS under the benchmark's load is ~16-20 MB
+ * lower on PostgreSQL and MariaDB, at the same CPU per request (4 MB saved little more and cost
+ * more collections; docs/performance.md, session 38).
  */
 export function serverNodeOptions(): string[] {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
