@@ -38,7 +38,12 @@ export interface Batch {
   slugs: Map<unknown, string>;
   /** m2m field -> owner id -> list of items. */
   many: Map<string, Map<string, unknown[]>>;
-  counts: Map<string, Map<string, number>>;
+  /**
+   * Count field -> id -> count, when a statement of their own counted them; null when the rows
+   * carry their counts (COUNT_COLUMN columns of the page's or detail's statement), read from each
+   * row as it is represented.
+   */
+  counts: Map<string, Map<string, number>> | null;
   /** Computed fields with a batch loader: field -> id -> value. */
   loaded: Map<string, Map<string, unknown>>;
   /** What each extension loaded for this batch (custom field definitions). */

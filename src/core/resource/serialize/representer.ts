@@ -26,6 +26,14 @@ type BatchFields = Pick<Batch, 'fields' | 'extensions' | 'shown' | 'trailing'>;
 /** `Representer.fieldsOf`, per registry (application), definition, API version and level. */
 const batchFields = new WeakMap<ResourceRegistry, WeakMap<ResourceDefinition, Map<string, BatchFields>>>();
 
+/** The column of a statement that carries a count field's count (COUNT_COLUMN + its name), made once per field. */
+const countColumns = new WeakMap<Field, string>();
+function countColumn(f: Field): string {
+  let c = countColumns.get(f);
+  if (c === undefined) countColumns.set(f, (c = COUNT_COLUMN + f.name));
+  return c;
+}
+
 /**
  * Turns rows into API representations at a depth. Related data is loaded in one query per
  * related model per level, never per row (DESIGN rule 4); serialization itself is a pure
@@ -134,13 +142,13 @@ export class Representer {
       // Count fields: counted by the page query itself (pageExtras), or else here, all of
       // them in one statement through the same joins.
       const counted = opts.counts === false ? [] : fields.filter((f) => f.kind === 'count');
-      if (counted.length) {
-        const source = counted.some((f) => COUNT_COLUMN + f.name in rows[0]) ? Promise.resolve(rows) : countRows(this, def, rows);
+      if (counted.some((f) => COUNT_COLUMN + f.name in rows[0])) batch.counts = null;
+      else if (counted.length) {
         jobs.push(
-          source.then((list) => {
+          countRows(this, def, rows).then((list) => {
             const byId = new Map(list.map((r) => [String(r.id), r]));
             // A counted model that is not part of this installation has no column: zero.
-            for (const f of counted) batch.counts.set(f.name, new Map(rows.map((r) => [String(r.id), Number(byId.get(String(r.id))?.[COUNT_COLUMN + f.name] ?? 0)])));
+            for (const f of counted) batch.counts!.set(f.name, new Map(rows.map((r) => [String(r.id), Number(byId.get(String(r.id))?.[COUNT_COLUMN + f.name] ?? 0)])));
           }),
         );
       }
@@ -328,7 +336,8 @@ export class Representer {
           }
           break;
         case 'count':
-          if (b.root && opts.counts !== false) out[f.name] = b.counts.get(f.name)?.get(id) ?? 0;
+          // A counted model that is not part of this installation has no column: zero.
+          if (b.root && opts.counts !== false) out[f.name] = b.counts ? (b.counts.get(f.name)?.get(id) ?? 0) : Number(row[countColumn(f)] ?? 0);
           break;
         case 'computed':
           if (b.root || f.nested !== false) out[f.name] = f.load || f.reverse ? (b.loaded.get(f.name)?.get(id) ?? null) : f.read(row, ctx);
