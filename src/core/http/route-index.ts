@@ -12,7 +12,7 @@ const LITERAL = /^[A-Za-z0-9._~-]+$/;
 
 /** What the index needs of the `router` package's layers and routers (express 5). */
 interface Layer {
-  route?: { path?: unknown };
+  route?: { path?: unknown; _handlesMethod?(method: string): boolean };
   /** The parameters of a path the layer matches, false when it does not; throws on a parameter that cannot be decoded. */
   match?(path: string): false | { params: Record<string, string> };
 }
@@ -99,8 +99,8 @@ export type DirectRoute = (req: Request, res: Response, next: NextFunction, para
  * pattern matches the request's path (each tried by its own layer, in the router's order, as
  * express tries them) is one of them, it is called with the parameters its layer matched, without
  * the second pass through express's router; otherwise, and for a path a layer cannot decode, the
- * key's router takes the request as before. Every route named is an `all` route, which express
- * would run whatever the method.
+ * key's router takes the request as before, as it does a request whose method the route does
+ * not take (express would go on to the next route that matches).
  */
 export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRoute> = new Map()): void {
   const opts = { caseSensitive: !!router.caseSensitive, strict: !!router.strict };
@@ -122,7 +122,7 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
     const candidates = new Map<string, { layer: Layer; run?: DirectRoute }[]>();
     for (const [key, r] of byKey) {
       const layers = r.stack.map((layer) => ({ layer, run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined }));
-      if (layers.some((l) => l.run) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
+      if (layers.some((l) => l.run && l.layer.route?._handlesMethod) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
     }
     const holder = newRouter();
     holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
@@ -140,7 +140,8 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
             break; // a parameter that cannot be decoded: express answers it
           }
           if (!matched) continue;
-          if (run) return run(req, res, next, matched.params);
+          // Run only for a method its route takes: express skips a route for any other (to the next one that matches, or a 404).
+          if (run && layer.route!._handlesMethod!(req.method)) return run(req, res, next, matched.params);
           break;
         }
       }
