@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Logger } from '@nestjs/common';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Dialect, mysqlDialect, postgresDialect } from './dialect';
@@ -187,6 +187,8 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
           if (snapshot && inMemory) loadDataDir = new Blob([snapshot], { type: 'application/x-gzip' });
           else if (snapshot) unpackSnapshot(snapshot, dir);
         }
+        // Loaded only for PGlite: a server-backed process does not hold its module.
+        const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
         const startParams = target.sharedBuffersMb ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${target.sharedBuffersMb}MB`] : undefined;
         pglite = await PGlite.create(inMemory ? undefined : dir, { ...(loadDataDir ? { loadDataDir } : {}), ...(startParams ? { startParams } : {}) });
       } catch (err) {

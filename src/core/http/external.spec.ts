@@ -13,6 +13,10 @@ describe('TRUST_PROXY', () => {
     const trusted = trustTest(['loopback', '10.1.0.0/16', '2001:db8::5']);
     expect(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1', '10.1.200.3', '::ffff:10.1.0.1', '2001:db8::5'].every(trusted)).toBe(true);
     expect(['10.2.0.1', '192.168.1.1', '2001:db8::6', '', undefined, 'garbage'].some(trusted)).toBe(false);
+    // The same answers from the peers it keeps, and after more peers than it keeps.
+    expect(['127.0.0.1', '10.2.0.1', '::ffff:10.1.0.1'].map(trusted)).toEqual([true, false, true]);
+    for (let i = 0; i < 1500; i++) expect(trusted(`172.16.${i >> 8}.${i & 255}`)).toBe(false);
+    expect(['127.0.0.1', '10.2.0.1', '::ffff:10.1.0.1'].map(trusted)).toEqual([true, false, true]);
     expect(trustTest(['none'])('127.0.0.1')).toBe(false);
     expect(expressTrust(['none'])).toBe(false);
     expect(expressTrust(['loopback', '10.0.0.0/8'])).toEqual(['loopback', '10.0.0.0/8']);
