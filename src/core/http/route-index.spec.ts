@@ -2,13 +2,15 @@ import express, { Express, NextFunction, Request, Response } from 'express';
 import request from 'supertest';
 import { indexRoutes } from './route-index';
 
+/** A route's handler that answers with the route's name and the parameters it matched. */
+const answer = (name: string) => (req: Request, res: Response) => {
+  res.json({ name, params: req.params });
+};
+
 /** An app whose routes answer with their own name and parameters; `log` records the middleware that ran. */
 function app(): { app: Express; log: string[] } {
   const a = express();
   const log: string[] = [];
-  const answer = (name: string) => (req: Request, res: Response) => {
-    res.json({ name, params: req.params });
-  };
   a.use((req, _res, next) => {
     log.push('first');
     next();
@@ -105,9 +107,6 @@ describe('indexRoutes', () => {
     /** Nest's way: `all` routes without a trailing slash; one GET route registered before the detail route. */
     const build = () => {
       const a = express();
-      const answer = (name: string) => (req: Request, res: Response) => {
-        res.json({ name, params: req.params });
-      };
       a.all('/api/dcim/locations', answer('list'));
       a.get('/api/dcim/locations/special', answer('special'));
       a.all('/api/dcim/locations/:id', answer('detail'));
@@ -119,9 +118,10 @@ describe('indexRoutes', () => {
       return a;
     };
     /** A direct route answers as its route would, and says it was the one. */
-    const direct = (name: string) => (_req: Request, res: Response, _next: NextFunction, params: Record<string, string>) => {
+    const direct = (name: string) => (req: Request, res: Response, _next: NextFunction, params: Record<string, string>) => {
       res.setHeader('X-Direct', 'yes');
-      res.json({ name, params });
+      req.params = params;
+      answer(name)(req, res);
     };
     const directs = new Map([
       ['/api/dcim/locations', direct('list')],
