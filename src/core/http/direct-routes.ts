@@ -7,9 +7,7 @@ import { AuthGuard } from '../auth/auth.guard';
 import { GENERATED_ROUTES } from '../resource/resource-controller.factory';
 import { ApiExceptionFilter } from './exception.filter';
 import type { NkRequest } from './request';
-
-/** A route the route index runs itself, with the parameters its path matched. */
-export type DirectRoute = (req: NkRequest, res: Response, next: NextFunction, params: Record<string, string>) => void;
+import type { DirectRoute } from './route-index';
 
 /**
  * The generated resource routes (every model's list and detail URL), by their express path, as
@@ -55,7 +53,7 @@ export function directRoutes(app: INestApplication): Map<string, DirectRoute> {
         };
         routes.set(path, (req, res, next, params) => {
           req.params = params;
-          void run(req, res, next);
+          void run(req as NkRequest, res, next);
         });
       }
     }

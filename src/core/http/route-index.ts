@@ -59,15 +59,19 @@ function mayMatch(path: unknown, key: string, caseSensitive: boolean): boolean {
 /** A path express's URL parsing leaves as it is (RFC 3986 path characters): no spaces, backslashes, fragments. */
 const PLAIN_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
 
+/** A request URL's path: what precedes its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
 /**
  * The key of a request's path, as the router will match it: null when the path has fewer than
  * DEPTH literal segments (no keyed route can match it), undefined when the request is not keyed
  * safely (an absolute-form URL, characters the URL parser rewrites): then every route is tried,
  * as without the index.
  */
-function requestKey(url: string, caseSensitive: boolean): string | null | undefined {
-  const end = url.indexOf('?');
-  const path = end < 0 ? url : url.slice(0, end);
+function requestKey(path: string, caseSensitive: boolean): string | null | undefined {
   if (!PLAIN_PATH.test(path)) return undefined;
   const segments = path.split('/', DEPTH + 1).slice(1);
   if (segments.length < DEPTH) return null;
@@ -126,12 +130,11 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
     }
     const holder = newRouter();
     holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
-      const key = requestKey(req.url, opts.caseSensitive);
+      const path = pathOf(req.url);
+      const key = requestKey(path, opts.caseSensitive);
       const target = key === undefined ? all : key === null ? unkeyed : (byKey.get(key) ?? unkeyed);
       const layers = key ? candidates.get(key) : undefined;
       if (layers) {
-        const q = req.url.indexOf('?');
-        const path = q < 0 ? req.url : req.url.slice(0, q);
         for (const { layer, run } of layers) {
           let matched: false | { params: Record<string, string> };
           try {

@@ -39,9 +39,9 @@ export interface Batch {
   /** m2m field -> owner id -> list of items. */
   many: Map<string, Map<string, unknown[]>>;
   /**
-   * Count field -> id -> count, when a statement of their own counted them; null when the rows
-   * carry their counts (COUNT_COLUMN columns of the page's or detail's statement), read from each
-   * row as it is represented.
+   * Count field -> id -> count, when a statement of their own counted them; null otherwise: the
+   * rows carry their counts (COUNT_COLUMN columns of the page's or detail's statement), read from
+   * each row as it is represented.
    */
   counts: Map<string, Map<string, number>> | null;
   /** Computed fields with a batch loader: field -> id -> value. */

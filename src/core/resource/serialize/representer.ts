@@ -72,7 +72,7 @@ export class Representer {
       refs: new Map(),
       slugs: new Map(),
       many: new Map(),
-      counts: new Map(),
+      counts: null,
       loaded: new Map(),
       extended: new Map(),
       ...this.fieldsOf(def, root, opts),
@@ -142,13 +142,13 @@ export class Representer {
       // Count fields: counted by the page query itself (pageExtras), or else here, all of
       // them in one statement through the same joins.
       const counted = opts.counts === false ? [] : fields.filter((f) => f.kind === 'count');
-      if (counted.some((f) => COUNT_COLUMN + f.name in rows[0])) batch.counts = null;
-      else if (counted.length) {
+      if (counted.length && !counted.some((f) => countColumn(f) in rows[0])) {
+        const counts = (batch.counts = new Map());
         jobs.push(
           countRows(this, def, rows).then((list) => {
             const byId = new Map(list.map((r) => [String(r.id), r]));
             // A counted model that is not part of this installation has no column: zero.
-            for (const f of counted) batch.counts!.set(f.name, new Map(rows.map((r) => [String(r.id), Number(byId.get(String(r.id))?.[COUNT_COLUMN + f.name] ?? 0)])));
+            for (const f of counted) counts.set(f.name, new Map(rows.map((r) => [String(r.id), Number(byId.get(String(r.id))?.[countColumn(f)] ?? 0)])));
           }),
         );
       }
