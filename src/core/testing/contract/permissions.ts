@@ -10,10 +10,10 @@ export function permissionsContract(m: ModelRun): void {
   const { t, c, detail, count, create } = m;
   describe('permissions', () => {
     let n = 0;
-    const who = () => `u${++n}${Math.random().toString(36).slice(2, 6)}`;
+    // Unique across models, shards and runs on one database: four random characters per name
+    // collided once in a few thousand names (a CI run creates about that many).
     const [app, model] = m.type.split('.');
-    void app;
-    void model;
+    const who = () => `${app}_${model}_${++n}_${randomUUID().slice(0, 8)}`;
 
     /** View on every other model, so related objects in payloads resolve. */
     const others = () => ({ types: t().app.get(ResourceRegistry).all().map(objectType).filter((x) => x !== m.type), actions: ['view'] });
