@@ -150,6 +150,10 @@ eachDatabase('statements per detail', (t) => {
       // Every session's GROUP_CONCAT bound is raised (MySQL 8's default is 1,024 bytes).
       const [{ n }] = await t().db.query<{ n: unknown }>(sql`SELECT @@SESSION.group_concat_max_len AS n`);
       expect(Number(n)).toBeGreaterThanOrEqual(2 ** 30);
+      // And a page's id list (up to 1,000 ids) is looked up in the index, not guessed from its
+      // statistics past 200 values (a mostly-NULL column then read the whole table).
+      const [{ d }] = await t().db.query<{ d: unknown }>(sql`SELECT @@SESSION.eq_range_index_dive_limit AS d`);
+      expect(Number(d)).toBe(0);
     }
     const type = (await t().post('/api/dcim/location-types/', { name: 'Deep', nestable: true }).expect(201)).body;
     // 40 tags: their ids, comma-joined, are longer than 1,024 bytes.
