@@ -54,6 +54,34 @@ onPostgres('PreparedStatements on PostgreSQL', () => {
     expect((await ps.run(qr, plus(1), [1])).records).toEqual([{ n: 2 }]);
   });
 
+  it('describes a statement\'s result columns once per connection, and again after it failed', async () => {
+    const ps = new PreparedStatements(2);
+    const connection = ((await qr.connect()) as { connection: { describe: () => void } }).connection;
+    const describe = jest.spyOn(connection, 'describe');
+    const text = `SELECT $1::int AS n, TIMESTAMPTZ '2026-01-02T03:04:05Z' AS at, '{"a": [1]}'::jsonb AS j, NULL::text AS t FROM generate_series(1, $1::int)`;
+    try {
+      expect((await ps.run(qr, text, [1])).records).toEqual([{ n: 1, at: new Date('2026-01-02T03:04:05Z'), j: { a: [1] }, t: null }]);
+      // Bound and executed only: the rows are parsed by the columns' types all the same.
+      const again = await ps.run(qr, text, [2]);
+      expect(again.records).toEqual([1, 2].map(() => ({ n: 2, at: new Date('2026-01-02T03:04:05Z'), j: { a: [1] }, t: null })));
+      expect(again.affected).toBe(2);
+      expect((await ps.run(qr, text, [0])).records).toEqual([]);
+      expect(describe).toHaveBeenCalledTimes(1);
+      // A value that cannot be bound fails the statement; the connection goes on, and the next
+      // execution describes the result again.
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      await expect(ps.run(qr, text, [circular])).rejects.toBeInstanceOf(QueryFailedError);
+      expect((await ps.run(qr, text, [1])).records).toEqual([{ n: 1, at: new Date('2026-01-02T03:04:05Z'), j: { a: [1] }, t: null }]);
+      expect(describe).toHaveBeenCalledTimes(2);
+      // So does a statement's first execution.
+      await expect(ps.run(qr, plus(7), [circular])).rejects.toBeInstanceOf(QueryFailedError);
+      expect((await ps.run(qr, plus(7), [1])).records).toEqual([{ n: 8 }]);
+    } finally {
+      describe.mockRestore();
+    }
+  });
+
   it('keeps what it could not close in a failed transaction, and runs it again after', async () => {
     const ps = new PreparedStatements(1);
     const div = 'SELECT 1 / $1::int AS n';

@@ -6,9 +6,101 @@ let serial = 0;
 
 /** What node-postgres's client offers that this module uses. */
 interface PgClient {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  query(config: ShapedQuery): void;
   query(text: string): Promise<unknown>;
   connection?: { parsedStatements?: Record<string, string>; submittedNamedStatements?: Record<string, string> };
+}
+
+/** A prepared statement's result columns as node-postgres's result keeps them once described. */
+interface Shape {
+  fields: unknown[];
+  parsers: unknown[];
+  empty: object;
+}
+
+/** The parts of node-postgres's Query (pg/lib/query.js) and Result that ShapedQuery uses. */
+interface PgQuery {
+  name: string;
+  text: string;
+  types: unknown;
+  portal: string;
+  values: unknown[];
+  binary: boolean;
+  rows: number | undefined;
+  callback?: (err: Error | null, res: { rows: Record<string, unknown>[]; rowCount: number | null }) => void;
+  _result: { fields?: unknown[]; _parsers?: unknown[]; _prebuiltEmptyResultObject?: object };
+  _accumulateRows: boolean;
+  hasBeenParsed(connection: unknown): boolean;
+  prepare(connection: unknown): void;
+  handleRowDescription(msg: { fields: unknown[] }): void;
+  handleError(err: unknown, connection: unknown): void;
+  _getRows(connection: unknown, rows: number | undefined): void;
+}
+interface PgConnection {
+  submittedNamedStatements: Record<string, string>;
+  parse(o: object): void;
+  bind(o: object): void;
+  describe(o: object): void;
+  sync(): void;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Query } = require('pg') as { Query: new (config: object) => PgQuery };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareValue } = require('pg/lib/utils') as { prepareValue: (v: unknown) => unknown };
+
+/**
+ * A named statement's execution that, once the statement's result columns are known on its
+ * connection, asks the server for its rows without describing them again: node-postgres sends a
+ * Describe with every execution, the server answers a RowDescription (a detail's ~60 columns:
+ * ~3 KB), and the client parses it and looks up a type parser for each column (~5 % of a
+ * detail's CPU). A prepared statement's columns cannot change while the connection holds it
+ * (PostgreSQL refuses to run it instead: "cached plan must not change result type"), so the
+ * description learnt from its first execution on a connection holds for every later one there.
+ * Otherwise as `Query.prepare` does: parse (unless the connection holds the statement), bind,
+ * describe, execute and sync.
+ */
+class ShapedQuery extends Query {
+  constructor(
+    config: object,
+    private readonly known: Shape | undefined,
+    private readonly learn: (s: Shape) => void,
+  ) {
+    super(config);
+  }
+
+  override handleRowDescription(msg: { fields: unknown[] }): void {
+    super.handleRowDescription(msg);
+    const r = this._result;
+    if (r.fields && r._parsers && r._prebuiltEmptyResultObject) this.learn({ fields: r.fields, parsers: r._parsers, empty: r._prebuiltEmptyResultObject });
+  }
+
+  override prepare(connection: PgConnection): void {
+    const parsed = this.hasBeenParsed(connection);
+    if (!parsed) {
+      connection.parse({ text: this.text, name: this.name, types: this.types });
+      connection.submittedNamedStatements[this.name] = this.text;
+    }
+    try {
+      connection.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
+    } catch (err) {
+      // Query.prepare closes the statement here, and the connection goes on believing it holds
+      // it: every later execution failed with "prepared statement does not exist". Kept, it
+      // stays what the connection and PreparedStatements's count of it say it is.
+      connection.sync();
+      this.handleError(err, connection);
+      return;
+    }
+    if (parsed && this.known) {
+      const r = this._result;
+      r.fields = this.known.fields;
+      r._parsers = this.known.parsers;
+      r._prebuiltEmptyResultObject = this.known.empty;
+      this._accumulateRows = true;
+    } else {
+      connection.describe({ type: 'P', name: this.portal || '' });
+    }
+    this._getRows(connection, this.rows);
+  }
 }
 
 /**
@@ -25,7 +117,8 @@ interface PgClient {
  */
 export class PreparedStatements {
   private readonly names = new Map<string, string>();
-  private readonly used = new WeakMap<PgClient, Map<string, true>>();
+  /** Per connection, the names it holds (least recently used first), each with its result's columns once known. */
+  private readonly used = new WeakMap<PgClient, Map<string, Shape | null>>();
 
   constructor(
     private readonly perConnection = 100,
@@ -39,11 +132,17 @@ export class PreparedStatements {
       return { records: res.records ?? [], affected: res.affected ?? undefined };
     }
     const name = this.nameOf(text);
-    await this.admit(client, name);
+    const held = await this.admit(client, name);
     try {
-      const res = await client.query({ name, text, values });
+      const res = await new Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>((resolve, reject) => {
+        const query = new ShapedQuery({ name, text, values }, held.get(name) ?? undefined, (shape) => held.has(name) && held.set(name, shape));
+        query.callback = (err, r) => (err ? reject(err) : resolve(r));
+        client.query(query);
+      });
       return { records: res.rows ?? [], affected: res.rowCount ?? undefined };
     } catch (err) {
+      // Described again next time (whatever failed, nothing is assumed of the statement).
+      if (held.get(name)) held.set(name, null);
       // As TypeORM's query runner reports it, so error handling reads the driver's code alike.
       throw new QueryFailedError(text, values, err as Error);
     }
@@ -60,20 +159,22 @@ export class PreparedStatements {
     return name;
   }
 
-  /** Marks `name` as most recently used on `client`, closing the least recently used beyond the limit. */
-  private async admit(client: PgClient, name: string): Promise<void> {
+  /** Marks `name` as most recently used on `client`, closing the least recently used beyond the limit; the connection's names. */
+  private async admit(client: PgClient, name: string): Promise<Map<string, Shape | null>> {
     let lru = this.used.get(client);
     if (!lru) this.used.set(client, (lru = new Map()));
-    if (lru.delete(name)) {
-      lru.set(name, true);
-      return;
+    const shape = lru.get(name);
+    if (shape !== undefined) {
+      lru.delete(name);
+      lru.set(name, shape);
+      return lru;
     }
-    lru.set(name, true);
-    if (lru.size <= this.perConnection) return;
+    lru.set(name, null);
+    if (lru.size <= this.perConnection) return lru;
     const oldest = lru.keys().next().value!;
     lru.delete(oldest);
     const conn = client.connection!;
-    if (conn.parsedStatements![oldest] === undefined) return; // never parsed (its statement failed)
+    if (conn.parsedStatements![oldest] === undefined) return lru; // never parsed (its statement failed)
     const text = conn.parsedStatements![oldest];
     delete conn.parsedStatements![oldest];
     // DEALLOCATE of a statement the session holds fails only in a transaction that has already
@@ -82,6 +183,7 @@ export class PreparedStatements {
     await client.query(`DEALLOCATE "${oldest}"`).catch(() => {
       conn.parsedStatements![oldest] = text;
     });
+    return lru;
   }
 }
 
