@@ -19,3 +19,12 @@ describe('valueRows', () => {
     expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: 'WHERE `c` = ? VALUES (?)', params: [0, 'z'] });
   });
 });
+
+describe('identifiers', () => {
+  it('are quoted by each dialect, its quote character doubled, the same every time', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(postgresDialect.render(sql`SELECT ${ident('a"b', 'c`d')} FROM ${ident('t')}`).text).toBe('SELECT "a""b"."c`d" FROM "t"');
+      expect(mysqlDialect.render(sql`SELECT ${ident('a"b', 'c`d')} FROM ${ident('t')}`).text).toBe('SELECT `a"b`.`c``d` FROM `t`');
+    }
+  });
+});
