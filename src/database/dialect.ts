@@ -1,4 +1,4 @@
-import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param } from './sql';
+import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } from './sql';
 
 export type DialectName = 'postgres' | 'mysql';
 
@@ -69,6 +69,12 @@ export interface Dialect {
   readonly lockShared: string;
   /** The clause after `INSERT ... VALUES ...` that skips rows whose primary or unique `key` exists. */
   onConflictIgnore(key: string[]): Sql;
+  /**
+   * What follows `INSERT INTO <table>` to insert `rows` (values as `toDb` gives them, in the
+   * order of `columns`, each column's storage type in `types`): `(<columns>) VALUES (...), ...`,
+   * or on PostgreSQL `(<columns>) SELECT * FROM unnest(<one array per column>)`, see there.
+   */
+  insertRows(columns: readonly string[], types: readonly ColumnType[], rows: readonly (readonly unknown[])[]): Sql;
   /**
    * Statements that take (waiting for it) and give back a lock of the current database, held by
    * the session rather than a transaction: instances starting together apply the migrations one
@@ -152,10 +158,47 @@ function driverCode(err: unknown): { code?: string; errno?: number; message: str
   return { code: d?.code ?? e?.code, errno: d?.errno ?? e?.errno, message: String(d?.message ?? e?.message ?? '') };
 }
 
+/** A value's text inside a PostgreSQL array literal, before quoting (as node-postgres would bind it alone). */
+function pgElementText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'invalid date' : v.toISOString();
+  if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** Characters JSON.stringify escapes besides `"` and `\`. */
+const ESCAPED_OTHERWISE_BY_JSON = /[\u0000-\u001f\ud800-\udfff]/;
+
+/** Column `i` of `rows` as a PostgreSQL array literal of quoted elements (NULL for null). */
+function pgArrayLiteral(rows: readonly (readonly unknown[])[], i: number): string {
+  const parts = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const v = rows[r][i];
+    if (v === null || v === undefined) {
+      parts[r] = 'NULL';
+      continue;
+    }
+    const text = pgElementText(v);
+    // An element is quoted with `"` and `\` escaped by a backslash, which is what JSON.stringify
+    // makes of a text without control characters or surrogates (it escapes those as `\n`,
+    // `\u...`, which an array literal would read as `n`, `u...`), and 3-4x faster than a
+    // replace on the long JSON texts of change records.
+    parts[r] = ESCAPED_OTHERWISE_BY_JSON.test(text) ? '"' + text.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"' : JSON.stringify(text);
+  }
+  return '{' + parts.join(',') + '}';
+}
+
 const PG_TYPES: Record<ColumnType, string> = {
   uuid: 'uuid', string: 'varchar', text: 'text', integer: 'integer', bigint: 'bigint', decimal: 'numeric',
   boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea', blob: 'bytea',
 };
+
+function pgType(t: ColumnType): string {
+  const name = PG_TYPES[t];
+  if (!name) throw new Error(`no PostgreSQL type for a column of type ${String(t)}`);
+  return name;
+}
 
 /** Text in PostgreSQL's ICU root collation (Unicode case rules; PGlite and server builds have it). */
 const icu = (e: Sql | string): Sql => sql`(CAST(${e} AS text) COLLATE "und-x-icu")`;
@@ -190,6 +233,13 @@ export const postgresDialect: Dialect = {
   forUpdate: ' FOR UPDATE',
   lockShared: ' FOR SHARE',
   onConflictIgnore: (key) => sql` ON CONFLICT (${join(key.map((k) => ident(k)))}) DO NOTHING`,
+  // One array parameter per column, not one parameter per value: PostgreSQL parses and plans a
+  // VALUES list of 1,000 rows of 20 parameters in tens of milliseconds each time (an INSERT of
+  // 1,000 change records: ~100 ms parsing and binding, ~30 ms executing), and an array in
+  // microseconds. The arrays go as literal text (the same on node-postgres and PGlite), typed by
+  // their casts; each is assigned to its column as a value of the column's own type would be.
+  insertRows: (columns, types, rows) =>
+    sql`(${join(columns.map((c) => ident(c)))}) SELECT * FROM unnest(${join(columns.map((_, i) => sql`CAST(${pgArrayLiteral(rows, i)} AS ${raw(pgType(types[i]))}[])`))})`,
   // Advisory locks are the database's own: other databases of the server do not wait.
   migrationLock: { acquire: `SELECT pg_advisory_lock(hashtext('netkeel_migrations'))`, release: `SELECT pg_advisory_unlock(hashtext('netkeel_migrations'))` },
   errorKind(err) {
@@ -254,6 +304,7 @@ export const mysqlDialect: Dialect = {
   lockShared: ' LOCK IN SHARE MODE',
   // Not INSERT IGNORE, which would also turn other errors (a bad value) into warnings.
   onConflictIgnore: (key) => sql` ON DUPLICATE KEY UPDATE ${ident(key[0])} = ${ident(key[0])}`,
+  insertRows: (columns, _types, rows) => sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`,
   // Named locks are the server's: the name carries the database (at most 64 characters). A day's wait at most.
   migrationLock: { acquire: `SELECT GET_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())), 86400)`, release: `SELECT RELEASE_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())))` },
   errorKind(err) {

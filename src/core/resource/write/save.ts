@@ -23,13 +23,14 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
   const types = columnTypes(def);
   const d = run.exec.dialect;
   if (create) {
+    const columnTypesOf = columns.map((c) => types[c]);
     for (const item of items) {
       item.values.created = now;
       item.values.last_updated = now;
     }
     for (const chunk of chunks(items, rowsPerStatement(columns.length))) {
       const rows = chunk.map((it) => columns.map((c) => d.toDb(it.values[c] ?? null, types[c])));
-      await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} (${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`);
+      await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} ${d.insertRows(columns, columnTypesOf, rows)}`);
     }
   } else {
     // Group rows by the set of changed columns: one statement per group.
@@ -102,8 +103,9 @@ async function saveModelLinks(run: WriteRun, model: ResourceDefinition, f: ManyT
   const d = run.exec.dialect;
   const rows = [...wanted.values()].map(([s, t]) => [randomUUID(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t]);
   const cols = ['id', 'created', 'last_updated', th.source, th.target];
+  const types = columnTypes(model);
   for (const chunk of chunks(rows, rowsPerStatement(cols.length))) {
-    await run.exec.execute(sql`INSERT INTO ${unscoped(model).table} (${join(cols.map((c) => ident(c)))}) VALUES ${valueRows(chunk)}`);
+    await run.exec.execute(sql`INSERT INTO ${unscoped(model).table} ${d.insertRows(cols, cols.map((c) => types[c]), chunk)}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
-import { ident, inList, join, sql, valueRows } from '../../../database/sql';
+import { ident, inList, sql } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import type { RequestContext } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
@@ -207,6 +207,7 @@ function plain(v: unknown, type: string): unknown {
 }
 
 const RECORD_COLUMNS = storedColumns(objectChangeResource);
+const RECORD_TYPES = RECORD_COLUMNS.map((c) => columnTypes(objectChangeResource)[c]);
 
 /**
  * Characters of JSON text an INSERT of records carries at most: at most 12 MB in UTF-8, within
@@ -231,7 +232,7 @@ async function insertRecords(exec: Executor, records: ChangeRecord[], texts: Rec
       size += data.length + (v2?.length ?? 0);
       values.push(RECORD_COLUMNS.map((c) => recordValue(d, r, c, types[c], data, v2)));
     }
-    await exec.execute(sql`INSERT INTO ${unscoped(objectChangeResource).table} (${join(RECORD_COLUMNS.map((c) => ident(c)))}) VALUES ${valueRows(values)}`);
+    await exec.execute(sql`INSERT INTO ${unscoped(objectChangeResource).table} ${d.insertRows(RECORD_COLUMNS, RECORD_TYPES, values)}`);
   }
 }
 
