@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ident, inList, join, Sql, sql, valueRows } from '../../../database/sql';
+import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
 import { unscoped } from '../query/rows';
@@ -77,8 +77,10 @@ export async function saveLinks(run: WriteRun, def: ResourceDefinition, f: ManyT
   }
   const rows = touched.flatMap((i) => get(i)!.map((t) => (disc ? [i.id, t, objectType(def)] : [i.id, t])));
   const cols = disc ? [th.source, th.target, disc] : [th.source, th.target];
+  // A link's ends are objects' ids, its discriminator a content type (storage.ts throughTable, extras' taggedItemTable).
+  const types: ColumnType[] = disc ? ['uuid', 'uuid', 'string'] : ['uuid', 'uuid'];
   for (const chunk of chunks(rows, rowsPerStatement(cols.length))) {
-    await run.exec.execute(sql`INSERT INTO ${ident(th.table)} (${join(cols.map((c) => ident(c)))}) VALUES ${valueRows(chunk)}`);
+    await run.exec.execute(sql`INSERT INTO ${ident(th.table)} ${run.exec.dialect.insertRows(cols, types, chunk)}`);
   }
 }
 
@@ -115,7 +117,7 @@ export async function saveContentTypes(run: WriteRun, f: ContentTypesField, item
   if (!create) await run.exec.execute(sql`DELETE FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), touched.map((i) => i.id))}`);
   const rows = touched.flatMap((i) => i.contentTypes.get(f.name)!.map((ct) => [i.id, ct]));
   for (const chunk of chunks(rows, rowsPerStatement(2))) {
-    await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} (${ident(f.through.source)}, ${ident('content_type')}) VALUES ${valueRows(chunk)}`);
+    await run.exec.execute(sql`INSERT INTO ${ident(f.through.table)} ${run.exec.dialect.insertRows([f.through.source, 'content_type'], ['uuid', 'string'], chunk)}`);
   }
 }
 /**
