@@ -60,7 +60,7 @@ export interface Batch {
   type: string;
   /** Every key of this batch's representations, in order (set by the first one made, when there are several). */
   template?: Obj;
-  /** The JSON encoder of a root batch's representations (set with the template). */
+  /** The JSON encoder of the batch's representations (set with the template; a nested batch's marks its objects, nestedIn). */
   encode?: Encoder;
 }
 

@@ -1,4 +1,4 @@
-import { compileEncoder, constant, encoderOf, ValueKind, withEncoder } from './json-encoder';
+import { compileEncoder, constant, encoderOf, nestedIn, ValueKind, withEncoder } from './json-encoder';
 
 /** The compiled encoder writes what JSON.stringify writes, for every kind of value. */
 describe('compileEncoder', () => {
@@ -50,6 +50,33 @@ describe('compileEncoder', () => {
       const item = { ...base, status };
       expect(encode(item)).toBe(JSON.stringify(item));
     }
+  });
+
+  // A nested object is written by its batch's encoder when it has one, its text kept for the next
+  // row showing the same object: every row, showing it or another object (of the same content or
+  // not), is still written as it is.
+  it('writes nested objects as JSON.stringify does, through their own encoder', () => {
+    const nestedKeys = ['id', 'type', 'parent', 'tenant'];
+    const tenantKeys = ['id', 'name', 'group'];
+    const encodeTenant = compileEncoder(tenantKeys, { id: 'plain', group: { ref: 'tenancy.tenantgroup' } })!;
+    const encodeRow = compileEncoder(nestedKeys, { id: 'plain', type: 'nested', parent: 'nested', tenant: 'nested' })!;
+    const group = { id: 'g', object_type: 'tenancy.tenantgroup', url: 'http://h/g/' };
+    const tenants = [1, 2].map((n) => ({ id: `t${n}`, name: `Tenant "${n}" é`, group }));
+    nestedIn(tenants, encodeTenant);
+    const calls = jest.fn(encodeTenant);
+    const counted = [{ id: 't3', name: 'x', group: null }];
+    nestedIn(counted, calls);
+    const type = { id: 'lt', name: 'Site', extra: [1, { a: 'b' }] };
+    const rows = [
+      { id: 'a', type, parent: null, tenant: tenants[0] },
+      { id: 'b', type, parent: { id: 'p', display: 'P\n' }, tenant: tenants[1] },
+      { id: 'c', type: { ...type }, parent: 'not an object', tenant: counted[0] },
+      { id: 'd', type, parent: undefined, tenant: counted[0] },
+      { id: 'e', type: null, parent: [], tenant: tenants[0] },
+    ];
+    for (const row of rows) expect(encodeRow(row)).toBe(JSON.stringify(row));
+    // Rows c and d show the same tenant one after the other: written once.
+    expect(calls).toHaveBeenCalledTimes(1);
   });
 
   it('gives the same function for the same keys and kinds', () => {

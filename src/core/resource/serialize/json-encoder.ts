@@ -22,6 +22,13 @@ export type ValueKind =
   | 'plain'
   /** null, or a reference built by the representer: its id and url are plain, its type is `ref`. */
   | { ref: string }
+  /**
+   * null, or an object the representer nested into the response (a related object at depth > 0,
+   * or its reference), made for this one response and never changed: written by the encoder of
+   * its batch (see `nestedIn`), and the text of the last one written for the key kept with it, as
+   * for references (a page of 1,000 locations shows one location type and status a thousand times).
+   */
+  | 'nested'
   /** Anything JSON.stringify accepts. */
   | 'any';
 
@@ -70,6 +77,24 @@ export function shared<T extends object>(o: T): Readonly<T> {
     constantText.set(o, JSON.stringify(o));
   }
   return o;
+}
+
+/** The encoders of nested representations, by object (see `nestedIn`). */
+const nestedEncoders = new WeakMap<object, Encoder>();
+
+/**
+ * Marks representations made to be nested into other ones (a page's related objects at depth > 0)
+ * with the encoder of their batch, which a 'nested' key writes them with: about half the time
+ * JSON.stringify takes. The objects must not change afterwards.
+ */
+export function nestedIn(objects: Iterable<object>, encode: Encoder | undefined): void {
+  if (encode) for (const o of objects) nestedEncoders.set(o, encode);
+}
+
+/** The JSON text of a value of a 'nested' key that is an object. */
+function nested(v: object): string {
+  const encode = nestedEncoders.get(v);
+  return encode ? encode(v as Record<string, unknown>) : (any(v) as string);
 }
 
 /** A value as JSON.stringify writes it inside an object; undefined: the key is left out. */
@@ -148,10 +173,15 @@ function build(keys: string[], kinds: Record<string, ValueKind>): Encoder {
       memos.push(`m${i}`, `t${i}`);
       return `((v = ${value}) !== null && typeof v === 'object' ? (v === m${i} ? t${i} : (t${i} = ${text}, m${i} = v, t${i})) : ${other})`;
     }
+    if (kind === 'nested') {
+      // A value that is not an object (null; none other is expected) is written as 'any' writes it.
+      memos.push(`m${i}`, `t${i}`);
+      return `((v = ${value}) !== null && typeof v === 'object' ? (v === m${i} ? t${i} : (t${i} = ${JSON.stringify(prefix)} + nested(v), m${i} = v, t${i})) : (v = any(v)) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
+    }
     return `((v = any(${value})) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
   });
   const state = memos.length ? `let ${memos.join(', ')};` : '';
-  return new Function('plain', 'any', `${state} return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any) as Encoder;
+  return new Function('plain', 'any', 'nested', `${state} return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any, nested) as Encoder;
 }
 
 function verified(encode: Encoder): Encoder {

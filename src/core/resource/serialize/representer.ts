@@ -9,7 +9,7 @@ import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
-import { compileEncoder, isPlain, ValueKind, withEncoder } from './json-encoder';
+import { compileEncoder, isPlain, nestedIn, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { ancestryOfPage, COUNT_COLUMN, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
@@ -177,7 +177,9 @@ export class Representer {
     const visible = await visibleRows(this.ctx, this.exec, def, 'n');
     const rows = await this.exec.query(sql`SELECT n.* ${visible.from(inList(ident('n', 'id'), idList))}`);
     const batch = await this.load(def, rows, depth, false, opts);
-    return new Map(rows.map((r) => [String(r.id), this.serialize(batch, r, opts)]));
+    const out = new Map(rows.map((r) => [String(r.id), this.serialize(batch, r, opts)]));
+    nestedIn(out.values(), batch.encode);
+    return out;
   }
 
   private async genericNested(f: GenericForeignKeyField, rows: Row[], depth: number, opts: ReadOptions): Promise<Map<string, Obj>> {
@@ -357,14 +359,15 @@ export class Representer {
     // with: a copy is an object of fast properties again (JSON.stringify takes ~15 % less).
     if (b.rows.length < 2) return { ...out };
     b.template = Object.fromEntries(Object.keys(out).map((k) => [k, null]));
-    if (b.root) b.encode = compileEncoder(Object.keys(out), this.valueKinds(b));
+    b.encode = compileEncoder(Object.keys(out), this.valueKinds(b));
     return { ...out };
   }
 
   /**
    * What each key of a batch's representations holds, for its JSON encoder: the strings this
    * class builds from ids of typed uuid columns, URLs and timestamps need no escaping (a list URL
-   * carrying the request's host is checked once), and a foreign key at depth 0 is a reference.
+   * carrying the request's host is checked once), and a foreign key is a reference at depth 0
+   * and a nested object (or reference) the response may show many times at depth > 0.
    */
   private valueKinds(b: Batch): Record<string, ValueKind> {
     const typed = this.exec.dialect.typedUuids;
@@ -380,9 +383,10 @@ export class Representer {
     for (const e of b.extensions) for (const [key, k] of Object.entries(e.represent!.keys)) if (k.url) standard[key] = urls;
     // A model field of the same name (none today) would hold what its row holds: left to 'any'.
     for (const [key, plain] of Object.entries(standard)) if (plain && !(key in b.def.fields)) kinds[key] = 'plain';
-    if (b.depth === 0 && typed) {
-      for (const f of b.shown) {
-        if (f.kind !== 'fk') continue;
+    for (const f of b.shown) {
+      if (f.kind !== 'fk') continue;
+      if (b.depth > 0) kinds[f.name] = 'nested';
+      else if (typed) {
         const target = f.target();
         if (isPlain(this.ctx.listUrl(target))) kinds[f.name] = { ref: objectType(target) };
       }
