@@ -108,6 +108,47 @@ eachDatabase('location rules', (t) => {
     expect(res.body.results.map((l: { name: string }) => l.name).sort()).toEqual(['Scope child', 'Scope top']);
   });
 
+  // Written objects and nested ones have their ancestry loaded (a list page reads its own):
+  // chains that share ancestors, at several depths, with an ancestor the writer may not view.
+  it('names the ancestors of written and nested objects that the requester may view', async () => {
+    const top = (await loc('Anc top', zone.id).expect(201)).body;
+    const mid = (await loc('Anc mid', zone.id, top.id).expect(201)).body;
+    const writer = (await t().post('/api/users/users/', { username: 'ancestry-writer' }).expect(201)).body.id;
+    await t().post('/api/users/permissions/', { name: 'ancestry-writer', object_types: ['dcim.location'], actions: ['view', 'add'], users: [writer], constraints: { subtree: 'Anc mid' } }).expect(201);
+    await t().post('/api/users/permissions/', { name: 'ancestry-refs', object_types: ['dcim.locationtype', 'extras.status'], actions: ['view'], users: [writer] }).expect(201);
+    const tok = await tokenFor(t(), writer);
+    const row = (o: { name: string; display: string; tree_depth: number }) => [o.name, o.display, o.tree_depth];
+    const first = (await t().post('/api/dcim/locations/', ['Anc a', 'Anc b'].map((name) => ({ name, location_type: zone.id, parent: mid.id, status: 'Active' })), tok).expect(201)).body;
+    expect(first.map(row)).toEqual([
+      ['Anc a', 'Anc mid → Anc a', 2],
+      ['Anc b', 'Anc mid → Anc b', 2],
+    ]);
+    const [a, b] = first;
+    const second = [
+      { name: 'Anc a1', location_type: zone.id, parent: a.id, status: 'Active' },
+      { name: 'Anc a2', location_type: zone.id, parent: a.id, status: 'Active' },
+      { name: 'Anc b1', location_type: zone.id, parent: b.id, status: 'Active' },
+      { name: 'Anc m1', location_type: zone.id, parent: mid.id, status: 'Active' },
+    ];
+    expect((await t().post('/api/dcim/locations/', second).expect(201)).body.map(row)).toEqual([
+      ['Anc a1', 'Anc top → Anc mid → Anc a → Anc a1', 3],
+      ['Anc a2', 'Anc top → Anc mid → Anc a → Anc a2', 3],
+      ['Anc b1', 'Anc top → Anc mid → Anc b → Anc b1', 3],
+      ['Anc m1', 'Anc top → Anc mid → Anc m1', 2],
+    ]);
+    // Nested parents at depth 1 name their ancestors too, as the writer may view them.
+    const nested = (await t().get('/api/dcim/locations/?name__isw=Anc&depth=1&sort=name&limit=100', tok).expect(200)).body.results;
+    expect(nested.map((o: { name: string; parent: { display?: string } | null }) => [o.name, o.parent?.display ?? null])).toEqual([
+      ['Anc a', 'Anc mid'],
+      ['Anc a1', 'Anc mid → Anc a'],
+      ['Anc a2', 'Anc mid → Anc a'],
+      ['Anc b', 'Anc mid'],
+      ['Anc b1', 'Anc mid → Anc b'],
+      ['Anc m1', 'Anc mid'],
+      ['Anc mid', null],
+    ]);
+  });
+
   it('filters by subtree, and subtree__n excludes exactly that subtree', async () => {
     const top = (await loc('Sub top', region.id).expect(201)).body;
     const child = (await loc('Sub child', site.id, top.id).expect(201)).body;

@@ -46,27 +46,52 @@ export interface Ancestry {
 
 /**
  * Ancestor chains of the given rows (for tree display "A → B → C", tree_depth and natural
- * keys), in one recursive statement for the whole page. Every ancestor is walked; `names`, the
+ * keys), in one recursive statement for the whole batch. Every ancestor is walked; `names`, the
  * ancestors on alias `a` that may lend their names (all by default).
+ *
+ * The statement walks up from the rows' distinct parents, each ancestor once however many rows
+ * share it (UNION: chains that meet are walked once from where they meet), and the chains are
+ * put together here: a thousand new locations under one site are one ancestor to read, not a
+ * thousand chains (a bulk create's read-back and change records each took ~8 ms for those).
  */
 export async function loadAncestry(exec: Executor, def: ResourceDefinition, rows: Row[], names: Rows = unscoped(def, 'a'), nameColumn = 'name'): Promise<Map<string, Ancestry>> {
   const parent = parentColumn(def);
   const out = new Map<string, Ancestry>();
-  const withParent = rows.filter((r) => r[parent]);
-  rows.forEach((r) => out.set(String(r.id), { names: [], depth: 0 }));
-  if (!withParent.length) return out;
-  const result = await exec.query<{ id: string; lvl: number; name: string; vis: number }>(sql`WITH RECURSIVE up (id, anc, lvl) AS (
-      SELECT ${ident('id')}, ${ident(parent)}, 1 ${unscoped(def).from(inList(ident('id'), withParent.map((r) => r.id)))}
-      UNION ALL
-      SELECT up.id, p.${ident(parent)}, up.lvl + 1 FROM up ${unscoped(def, 'p').join(sql`p.${ident('id')} = up.anc`)} WHERE up.anc IS NOT NULL
-    ) SELECT up.id AS id, up.lvl AS lvl, a.${ident(nameColumn)} AS name, CASE WHEN ${names.visible} THEN 1 ELSE 0 END AS vis
-      FROM up ${unscoped(def, 'a').join(sql`a.${ident('id')} = up.anc`)}`);
-  const byId = new Map<string, { lvl: number; name: string; vis: boolean }[]>();
-  for (const r of result) append(byId, String(r.id), { lvl: Number(r.lvl), name: r.name, vis: Number(r.vis) === 1 });
-  for (const [id, list] of byId) {
-    list.sort((a, b) => b.lvl - a.lvl);
-    // Ancestors the requester may not view count towards the depth but lend no names.
-    out.set(id, { names: list.filter((x) => x.vis).map((x) => x.name), depth: list.length });
+  const parents = new Set<string>();
+  for (const r of rows) if (r[parent] != null) parents.add(String(r[parent]));
+  if (!parents.size) {
+    for (const r of rows) out.set(String(r.id), { names: [], depth: 0 });
+    return out;
   }
+  // Each level reads its ancestors' names as it walks (a join for the walk and another for the
+  // names afterwards made PostgreSQL hash the whole table: see page-extras' ancestryExtras).
+  const node = sql`a.${ident('id')}, a.${ident(parent)}, a.${ident(nameColumn)}, CASE WHEN ${names.visible} THEN 1 ELSE 0 END`;
+  const result = await exec.query<{ id: string; anc: string | null; name: string; vis: number }>(sql`WITH RECURSIVE up (id, anc, name, vis) AS (
+      SELECT ${node} ${unscoped(def, 'a').from(inList(ident('a', 'id'), [...parents]))}
+      UNION
+      SELECT ${node} FROM up ${unscoped(def, 'a').join(sql`a.${ident('id')} = up.anc`)}
+    ) SELECT id, anc, name, vis FROM up`);
+  const nodes = new Map(result.map((r) => [String(r.id), { anc: r.anc == null ? null : String(r.anc), name: r.name, vis: Number(r.vis) === 1 }]));
+  // Each distinct parent's chain once, root first.
+  const chains = new Map<string, Ancestry>();
+  const chainOf = (id: string): Ancestry => {
+    let chain = chains.get(id);
+    if (chain) return chain;
+    const names: string[] = [];
+    let depth = 0;
+    // At most one step per ancestor read: a cycle (which writes never make) ends the walk.
+    for (let at: string | null = id, steps = 0; at !== null && steps <= nodes.size; steps++) {
+      const node = nodes.get(at);
+      if (!node) break;
+      depth++;
+      // Ancestors the requester may not view count towards the depth but lend no names.
+      if (node.vis) names.push(node.name);
+      at = node.anc;
+    }
+    chain = { names: names.reverse(), depth };
+    chains.set(id, chain);
+    return chain;
+  };
+  for (const r of rows) out.set(String(r.id), r[parent] == null ? { names: [], depth: 0 } : chainOf(String(r[parent])));
   return out;
 }

@@ -237,7 +237,7 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
  * item as it goes (a join for the walk and another for the names made PostgreSQL hash the whole
  * table twice: a detail's statement took 2.5x as long). A statement of one object where a
  * recursive CTE costs temporary tables walks by joins instead (ancestryJoins). Read back by
- * `ancestryOfPage`; loadAncestry walks the same way in a statement of its own.
+ * `ancestryOfPage`. (loadAncestry, for rows read otherwise, walks up from their distinct parents.)
  */
 async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras, shape: ExtrasShape): Promise<void> {
   if (!def.tree) return;
