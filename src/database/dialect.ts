@@ -3,6 +3,17 @@ import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } fr
 export type DialectName = 'postgres' | 'mysql';
 
 /** Column storage kinds the engine needs to cast or compare portably. */
+/**
+ * JSON text this program made (JSON.stringify, a compiled encoder), for a JSON column: well-formed
+ * by construction, so a multi-row INSERT may carry it inside a larger JSON document as it is (on
+ * PostgreSQL a column of these is one jsonb array, not an array literal escaping every quote of
+ * every document: a bulk request's change records, ~8 ms of JavaScript and ~6 ms of database
+ * time per 1,000). Only insertRows takes it.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
 
 /**
@@ -71,8 +82,9 @@ export interface Dialect {
   onConflictIgnore(key: string[]): Sql;
   /**
    * What follows `INSERT INTO <table>` to insert `rows` (values as `toDb` gives them, in the
-   * order of `columns`, each column's storage type in `types`): `(<columns>) VALUES (...), ...`,
-   * or on PostgreSQL `(<columns>) SELECT * FROM unnest(<one array per column>)`, see there.
+   * order of `columns`, each column's storage type in `types`; a JSON column's may be JsonText):
+   * `(<columns>) VALUES (...), ...`, or on PostgreSQL `(<columns>) SELECT * FROM unnest(<one
+   * array per column>)`, see there.
    */
   insertRows(columns: readonly string[], types: readonly ColumnType[], rows: readonly (readonly unknown[])[]): Sql;
   /**
@@ -161,6 +173,7 @@ function driverCode(err: unknown): { code?: string; errno?: number; message: str
 /** A value's text inside a PostgreSQL array literal, before quoting (as node-postgres would bind it alone). */
 function pgElementText(v: unknown): string {
   if (typeof v === 'string') return v;
+  if (v instanceof JsonText) return v.text;
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'invalid date' : v.toISOString();
   if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
   if (typeof v === 'object') return JSON.stringify(v);
@@ -187,6 +200,23 @@ function pgArrayLiteral(rows: readonly (readonly unknown[])[], i: number): strin
     parts[r] = ESCAPED_OTHERWISE_BY_JSON.test(text) ? '"' + text.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"' : JSON.stringify(text);
   }
   return '{' + parts.join(',') + '}';
+}
+
+/**
+ * Column `i` of `rows` as an array for unnest: an array literal cast to the column's type, or for
+ * a JSON column of JsonText (and nulls) a jsonb document of them, `[[doc], [], ...]` (an empty
+ * list reads as SQL NULL, a document as itself, even JSON's null), taken apart in order.
+ */
+function pgColumnArray(rows: readonly (readonly unknown[])[], i: number, type: ColumnType): Sql {
+  if (type === 'json' && rows.every((r) => r[i] === null || r[i] === undefined || r[i] instanceof JsonText)) {
+    const parts = new Array<string>(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const v = rows[r][i];
+      parts[r] = v instanceof JsonText ? `[${v.text}]` : '[]';
+    }
+    return sql`ARRAY(SELECT e.value -> 0 FROM jsonb_array_elements(CAST(${`[${parts.join(',')}]`} AS jsonb)) WITH ORDINALITY e ORDER BY e.ordinality)`;
+  }
+  return sql`CAST(${pgArrayLiteral(rows, i)} AS ${raw(pgType(type))}[])`;
 }
 
 const PG_TYPES: Record<ColumnType, string> = {
@@ -239,7 +269,7 @@ export const postgresDialect: Dialect = {
   // microseconds. The arrays go as literal text (the same on node-postgres and PGlite), typed by
   // their casts; each is assigned to its column as a value of the column's own type would be.
   insertRows: (columns, types, rows) =>
-    sql`(${join(columns.map((c) => ident(c)))}) SELECT * FROM unnest(${join(columns.map((_, i) => sql`CAST(${pgArrayLiteral(rows, i)} AS ${raw(pgType(types[i]))}[])`))})`,
+    sql`(${join(columns.map((c) => ident(c)))}) SELECT * FROM unnest(${join(columns.map((_, i) => pgColumnArray(rows, i, types[i])))})`,
   // Advisory locks are the database's own: other databases of the server do not wait.
   migrationLock: { acquire: `SELECT pg_advisory_lock(hashtext('netkeel_migrations'))`, release: `SELECT pg_advisory_unlock(hashtext('netkeel_migrations'))` },
   errorKind(err) {
@@ -304,7 +334,12 @@ export const mysqlDialect: Dialect = {
   lockShared: ' LOCK IN SHARE MODE',
   // Not INSERT IGNORE, which would also turn other errors (a bad value) into warnings.
   onConflictIgnore: (key) => sql` ON DUPLICATE KEY UPDATE ${ident(key[0])} = ${ident(key[0])}`,
-  insertRows: (columns, _types, rows) => sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`,
+  insertRows: (columns, types, rows) => {
+    // JsonText binds as its text.
+    const json = types.flatMap((t, i) => (t === 'json' ? [i] : []));
+    const bound = json.length ? rows.map((r) => (json.some((i) => r[i] instanceof JsonText) ? r.map((v) => (v instanceof JsonText ? v.text : v)) : r)) : rows;
+    return sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(bound)}`;
+  },
   // Named locks are the server's: the name carries the database (at most 64 characters). A day's wait at most.
   migrationLock: { acquire: `SELECT GET_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())), 86400)`, release: `SELECT RELEASE_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())))` },
   errorKind(err) {

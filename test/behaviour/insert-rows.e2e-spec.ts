@@ -1,13 +1,14 @@
 import { startApp, TestApp } from '../../src/core/testing/harness';
 import { testDatabases } from '../../src/database/test-servers';
-import type { ColumnType } from '../../src/database/dialect';
+import { JsonText, type ColumnType } from '../../src/database/dialect';
 import { ident, raw, sql } from '../../src/database/sql';
 
 /**
  * A multi-row INSERT (Dialect.insertRows: on PostgreSQL and PGlite one array literal per column,
  * elsewhere a VALUES list) stores every value of every storage type as it was given: text that
  * an array literal must quote or escape, NULL beside the text "NULL", empty and non-ASCII text,
- * times, JSON, bytes.
+ * times, JSON, bytes; and JSON text made by netkeel (JsonText: on PostgreSQL one jsonb document
+ * per column), SQL NULL beside JSON's null.
  */
 describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (kind) => {
   let t: TestApp;
@@ -24,7 +25,10 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
     ['at', 'datetime', 'timestamptz', 'datetime(6)'],
     ['j', 'json', 'jsonb', 'json'],
     ['by', 'bytes', 'bytea', 'varbinary(16)'],
+    ['jt', 'json', 'jsonb', 'json'],
   ];
+  /** What column jt holds as JSON (undefined: SQL NULL). */
+  const document = (n: number, s: string): unknown => (n % 3 === 0 ? undefined : n === 1 ? null : n % 2 ? [s, n] : { k: s, n, deep: [[{ q: '"\\' }]] });
   const texts = ['a"b\\c{d},e} NULL', 'NULL', '', 'ünï ☃ 𝄞', ' spaced ', '\\', '"', '{}', "it's", 'tab\there\r'];
   const rows = texts.map((s, n) => ({
     id: `00000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,
@@ -38,6 +42,7 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
     at: new Date(Date.UTC(2026, n, 1, 2, 3, 4, 5 * n)),
     j: n % 3 ? { k: s, list: [n, null, true], nested: { q: '"\\' } } : null,
     by: n % 2 ? Buffer.from([0, n, 255, 92, 34]) : null,
+    jt: document(n, s) === undefined ? null : new JsonText(JSON.stringify(document(n, s))),
   }));
 
   beforeAll(async () => {
@@ -54,12 +59,13 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
   it('reads back what it wrote', async () => {
     const d = t.db.dialect;
     const types = columns.map((c) => c[1]);
-    const values = rows.map((r) => columns.map(([c, type]) => d.toDb((r as Record<string, unknown>)[c], type)));
+    // JsonText goes as it is (toDb makes JSON of a value, which JsonText already is).
+    const values = rows.map((r) => columns.map(([c, type]) => ((v) => (v instanceof JsonText ? v : d.toDb(v, type)))((r as Record<string, unknown>)[c])));
     const insert = sql`INSERT INTO ${ident(T)} ${d.insertRows(columns.map((c) => c[0]), types, values)}`;
     // PostgreSQL: one parameter per column, however many rows; elsewhere one per value.
     expect(d.render(insert).params).toHaveLength(d.name === 'postgres' ? columns.length : columns.length * rows.length);
     await t.db.execute(insert);
-    const read = await t.db.query(sql`SELECT * FROM ${ident(T)} ORDER BY ${ident('id')}`);
+    const read = await t.db.query(sql`SELECT *, CASE WHEN ${ident('jt')} IS NULL THEN 1 ELSE 0 END AS ${ident('jt_null')} FROM ${ident(T)} ORDER BY ${ident('id')}`);
     const day = (v: unknown) => (v instanceof Date ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}` : v);
     expect(
       read.map((r) => ({
@@ -71,6 +77,8 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
         at: new Date(r.at as string).toISOString(),
         j: typeof r.j === 'string' ? JSON.parse(r.j) : r.j,
         by: r.by === null ? null : Buffer.from(r.by as Buffer).toString('hex'),
+        jt: Number(r.jt_null) ? undefined : typeof r.jt === 'string' ? JSON.parse(r.jt) : r.jt,
+        jt_null: undefined,
       })),
     ).toEqual(
       rows.map((r) => ({
@@ -78,6 +86,8 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
         d: r.d === null ? null : Number(r.d),
         at: r.at.toISOString(),
         by: r.by === null ? null : r.by.toString('hex'),
+        jt: document(texts.indexOf(r.s), r.s),
+        jt_null: undefined,
       })),
     );
   });

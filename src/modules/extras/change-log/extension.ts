@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
-import type { ColumnType, Dialect } from '../../../database/dialect';
+import { JsonText, type ColumnType, type Dialect } from '../../../database/dialect';
 import type { RequestContext } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
@@ -238,8 +238,8 @@ async function insertRecords(exec: Executor, records: ChangeRecord[], texts: Rec
 
 /** What a record's column binds: its documents as their text, its times as the record's time. */
 function recordValue(d: Dialect, r: ChangeRecord, column: string, type: ColumnType, data: string, v2: string | null): unknown {
-  if (column === 'object_data') return data;
-  if (column === 'object_data_v2') return v2;
+  if (column === 'object_data') return new JsonText(data);
+  if (column === 'object_data_v2') return v2 === null ? null : new JsonText(v2);
   if (column === 'created' || column === 'last_updated') return d.toDb(r.time, type);
   return d.toDb((r as unknown as Obj)[column] ?? null, type);
 }
