@@ -4,7 +4,7 @@ import type { Action, RequestContext } from '../context';
 import type { ResourceDefinition, WriteContext } from './definition';
 import type { ModelExtension, WriteItem } from './extension';
 import { PermissionDeniedError, ValidationError } from './errors';
-import type { ForeignKeyField } from './fields';
+import type { ForeignKeyField, ScalarField } from './fields';
 import { visibleRows } from './query/scope';
 import { addError, defaultFor } from './serialize/input';
 import { ReferenceResolver } from './serialize/references';
@@ -106,22 +106,18 @@ export class ResourceWriter {
 
   /** Each item's values: the stored row (or the fields' defaults on create) with the request's on top. */
   private initialValues(def: ResourceDefinition, items: Item[], create: boolean): void {
+    const blank = create ? blankRow(def) : undefined;
     for (const item of items) {
-      const values: Row = item.existing ? storedValues(def, item.existing) : {};
-      if (create) {
+      let values: Row;
+      if (blank) {
+        values = { ...blank.template };
         values.id = item.id;
-        for (const f of Object.values(def.fields)) {
-          if (f.kind === 'scalar') values[f.column] = defaultFor(f);
-          else if (f.kind === 'fk' || f.kind === 'composite') {
-            const cols = f.kind === 'fk' ? [f.column] : f.columns;
-            cols.forEach((c) => (values[c] = null));
-          } else if (f.kind === 'gfk') values[f.typeColumn] = values[f.idColumn] = null;
-        }
-      }
+        for (const f of blank.computed) values[f.column] = defaultFor(f);
+      } else values = item.existing ? storedValues(def, item.existing) : {};
       Object.assign(values, item.set);
-      if (create) {
-        for (const f of Object.values(def.fields)) {
-          if (f.kind === 'scalar' && f.populateFrom && (values[f.column] === '' || values[f.column] === null || values[f.column] === undefined)) values[f.column] = item.set[f.column] = f.populateFrom(values);
+      if (blank) {
+        for (const f of blank.populated) {
+          if (values[f.column] === '' || values[f.column] === null || values[f.column] === undefined) values[f.column] = item.set[f.column] = f.populateFrom!(values);
         }
       }
       item.values = values;
@@ -196,3 +192,37 @@ export class ResourceWriter {
 
 /** For a model's hooks: objects derived from those being written, saved in the same transaction (see `ResourceWriter.derive`). */
 export const deriveObjects = (w: WriteContext, def: ResourceDefinition, rows: Row[]): Promise<void> => new ResourceWriter(w.ctx, w.exec).derive(def, rows);
+
+/**
+ * A new row of a model before the request's values: its id, each scalar field's default and null
+ * for every related object's column, in the fields' order; the fields whose default is made anew
+ * for each row (a function), and those populated from the others when left empty.
+ */
+interface BlankRow {
+  template: Row;
+  computed: ScalarField[];
+  populated: ScalarField[];
+}
+
+const blankRows = new WeakMap<ResourceDefinition, BlankRow>();
+
+/** The model's blank row, made once: a bulk create copies it (an object of fast properties) for each of its rows. */
+function blankRow(def: ResourceDefinition): BlankRow {
+  let blank = blankRows.get(def);
+  if (blank) return blank;
+  const template: Row = { id: null };
+  const computed: ScalarField[] = [];
+  const populated: ScalarField[] = [];
+  for (const f of Object.values(def.fields)) {
+    if (f.kind === 'scalar') {
+      if (typeof f.default === 'function') computed.push(f);
+      template[f.column] = typeof f.default === 'function' ? null : defaultFor(f);
+      if (f.populateFrom) populated.push(f);
+    } else if (f.kind === 'fk') template[f.column] = null;
+    else if (f.kind === 'composite') for (const c of f.columns) template[c] = null;
+    else if (f.kind === 'gfk') template[f.typeColumn] = template[f.idColumn] = null;
+  }
+  blank = { template, computed, populated };
+  blankRows.set(def, blank);
+  return blank;
+}
