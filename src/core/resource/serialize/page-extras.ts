@@ -121,18 +121,21 @@ export type ExtrasShape = 'page' | 'row';
 
 /**
  * What a root page's statement adds to compute the page's count fields, the rows its display
- * uses and its many-to-many and reverse foreign key id lists and ancestry (a page's only where
- * the dialect's grouped subqueries are cheap, not dialect.tempTables; every detail's) itself, so
- * a list costs no statement per such field: for each, a LEFT JOIN to the related table, or an
- * aggregate of the related rows (`shape`), and the columns it gives. The statement
+ * uses and its many-to-many and reverse foreign key id lists and ancestry itself, so a list
+ * costs no statement per such field: for each, a LEFT JOIN to the related table, or an
+ * aggregate of the related rows (`shape`; the lists always of each row on MariaDB), and the
+ * columns it gives. The statement
  * names its page rows `p` (a CTE, PAGE_CTE). A statement after the page would cost a round trip
  * and an IN list of the page's ids (~3 ms of a 1,000-address page).
  */
 export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page'): Promise<PageExtras> {
   const out = await countExtras(x, def, shape);
-  // Id lists and ancestry: in every statement of one object, in a page's where the dialect says.
-  const lists = shape === 'row' || !x.exec.dialect.tempTables;
-  if (lists) await ancestryExtras(x, def, out, shape);
+  // Id lists and ancestry where a grouped subquery is a temporary table (MariaDB): a subquery of
+  // each row, and the ancestry by joins. A page of 50 locations was three statements there
+  // (its tags and ancestry read after it): 0.67-0.73x the floor's requests/s, 0.79-0.83x as one;
+  // 1,000 rows take the same time either way.
+  const listShape: ExtrasShape = x.exec.dialect.tempTables ? 'row' : shape;
+  await ancestryExtras(x, def, out, listShape);
   for (const use of displayUses(def)) {
     // PostgreSQL cuts longer names short: such a use is read by id instead.
     if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;
@@ -144,12 +147,11 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const read = (c: string) => hopped.read.get(c) ?? ident(j, c);
     out.columns.push(sql`${ident(j, 'id')} AS ${ident(use.key)}`, ...use.columns.map((c, i) => sql`${read(c)} AS ${ident(use.keys[i])}`));
   }
-  if (!lists) return out;
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'computed' || !f.reverse || !x.readable(f)) continue;
     const target = f.reverse.target();
     const agg = x.exec.dialect.listAgg(ident('rl', 'id'), await orderBy(x.ctx, x.exec, target, new Map(), 'rl'));
-    aggregated(out, shape, `r${out.joins.length}`, ident('rl', f.reverse.column), agg, await reverseRows(x, f.reverse), REVERSE_COLUMN + f.name);
+    aggregated(out, listShape, `r${out.joins.length}`, ident('rl', f.reverse.column), agg, await reverseRows(x, f.reverse), REVERSE_COLUMN + f.name);
   }
   if (opts.excludeM2m) return out;
   for (const f of Object.values(def.fields)) {
@@ -161,7 +163,7 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const disc = th.discriminator ? sql` AND ${ident('ml', th.discriminator)} = ${objectType(def)}` : sql``;
     // Every linked object is listed: a hidden one is shown as a reference (its id), as in a detail.
     const linked = unscoped(target, 'mx').join(sql`${ident('mx', 'id')} = ${ident('ml', th.target)}`);
-    aggregated(out, shape, `m${out.joins.length}`, ident('ml', th.source), agg, (among) => sql`FROM ${ident(th.table)} ml ${linked} WHERE ${among}${disc}`, M2M_COLUMN + f.name);
+    aggregated(out, listShape, `m${out.joins.length}`, ident('ml', th.source), agg, (among) => sql`FROM ${ident(th.table)} ml ${linked} WHERE ${among}${disc}`, M2M_COLUMN + f.name);
   }
   return out;
 }
@@ -242,7 +244,7 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
 async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras, shape: ExtrasShape): Promise<void> {
   if (!def.tree) return;
   const { dialect } = x.exec;
-  if (shape === 'row' && dialect.tempTables) return ancestryJoins(x, def, out);
+  if (dialect.tempTables) return ancestryJoins(x, def, out);
   const agg = dialect.listAgg(ident('up', 'item'), sql`${ident('up', 'lvl')} DESC`);
   const item = await ancestorItem(x, def, 'a');
   const parent = (def.fields[def.tree.parent] as ForeignKeyField).column;
@@ -270,9 +272,9 @@ const ANCESTRY_JOINS = 8;
 
 /**
  * `ancestryExtras` where a recursive CTE costs temporary tables (MariaDB; dialect.tempTables), for
- * a statement of one object: the first ANCESTRY_JOINS ancestors, each a LEFT JOIN on its child's
- * parent key, read as the same two columns (the count -1 where the tree goes higher: its ancestry
- * is then loaded by a statement of its own). A location's detail: the database's CPU of the
+ * a statement of one object or a page: the first ANCESTRY_JOINS ancestors, each a LEFT JOIN on its
+ * child's parent key, read as the same two columns (the count -1 where the tree goes higher: the
+ * statement's ancestry is then loaded by a statement of its own). A location's detail: the database's CPU of the
  * statement without ancestry, against twice that with the recursive walk (docs/performance.md,
  * session 37); each join more costs MariaDB parsing and planning (sixteen: ~+40 %).
  */
