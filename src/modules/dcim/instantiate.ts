@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../core/ids';
 import type { ResourceDefinition, WriteContext } from '../../core/resource/definition';
 import { ValidationError } from '../../core/resource/errors';
 import { unscoped } from '../../core/resource/query/rows';
@@ -104,7 +104,7 @@ export async function instantiateComponents(w: WriteContext, owners: Owner[], of
     const rows: Row[] = [];
     for (const d of owners) {
       for (const t of byType.get(d.typeId) ?? []) {
-        const id = randomUUID();
+        const id = newId();
         madeBy.set(`${d.id}:${t.id}`, id);
         const made = (templateId: unknown) => (templateId ? (madeBy.get(`${d.id}:${templateId}`) ?? null) : null);
         const name = renders ? renderModuleName(String(t.name), places?.get(d.id)?.positions ?? []) : t.name;

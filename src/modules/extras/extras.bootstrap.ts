@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../core/ids';
 import { Db, Executor } from '../../database/db';
 import { ident, inList, join, sql } from '../../database/sql';
 import { objectType, ResourceDefinition } from '../../core/resource/definition';
@@ -123,7 +123,7 @@ export class ExtrasBootstrap implements OnApplicationBootstrap {
       if (rows.length) {
         await tx.execute(
           sql`INSERT INTO ${unscoped(k.model).table} (${join(['id', 'name', 'color', 'description', 'created', 'last_updated', '_custom_field_data'].map((c) => ident(c)))}) VALUES ${join(
-            rows.map(([name, color]) => sql`(${randomUUID()}, ${name}, ${color}, ${''}, ${now}, ${now}, ${'{}'})`),
+            rows.map(([name, color]) => sql`(${newId()}, ${name}, ${color}, ${''}, ${now}, ${now}, ${'{}'})`),
           )}`,
         );
       }

@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../core/ids';
 import { markSeeded, unseeded } from '../../core/resource/seed';
 import { Db } from '../../database/db';
 import { ident, join, sql } from '../../database/sql';
@@ -21,7 +21,7 @@ export class IpamBootstrap implements OnApplicationBootstrap {
         const now = new Date();
         const cols = ['id', 'name', 'description', 'location_id', 'created', 'last_updated', '_custom_field_data'];
         await tx.execute(
-          sql`INSERT INTO ${ident('ipam_namespace')} (${join(cols.map((c) => ident(c)))}) VALUES (${randomUUID()}, ${GLOBAL_NAMESPACE}, ${GLOBAL_NAMESPACE_DESCRIPTION}, ${null}, ${now}, ${now}, ${'{}'})`,
+          sql`INSERT INTO ${ident('ipam_namespace')} (${join(cols.map((c) => ident(c)))}) VALUES (${newId()}, ${GLOBAL_NAMESPACE}, ${GLOBAL_NAMESPACE_DESCRIPTION}, ${null}, ${now}, ${now}, ${'{}'})`,
         );
       }
       await markSeeded(tx, [SEED]);

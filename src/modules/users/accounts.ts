@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../core/ids';
 import { hashPassword } from '../../core/auth/passwords';
 import { ValueError } from '../../core/resource/query/values';
 import { parseScalarInput } from '../../core/resource/serialize/input';
@@ -31,7 +31,7 @@ export async function userExists(tx: Executor, username: string): Promise<boolea
 
 /** Writes an active superuser; `password` empty: none it can log in with. Returns its id. */
 export async function insertSuperuser(tx: Executor, username: string, password: string, email: string): Promise<string> {
-  const id = randomUUID();
+  const id = newId();
   const now = new Date();
   const hash = password ? await hashPassword(password) : '';
   const cols = ['id', 'username', 'password', 'first_name', 'last_name', 'email', 'is_active', 'is_staff', 'is_superuser', 'date_joined', 'config_data', 'created', 'last_updated'];

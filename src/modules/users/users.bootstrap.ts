@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../core/ids';
 import { SETTINGS } from '../../config/settings.module';
 import type { Settings } from '../../config/settings';
 import { generateTokenKey, hashTokenKey, keyLegacyTokenHash, secretFingerprint } from '../../core/auth/passwords';
@@ -89,7 +90,7 @@ export class UsersBootstrap implements OnApplicationBootstrap {
     const now = new Date();
     await tx.execute(
       sql`INSERT INTO ${ident('users_token')} (${join(['id', 'user_id', 'key_hash', 'key_suffix', 'expires', 'write_enabled', 'description', 'created', 'last_updated'].map((c) => ident(c)))})
-          VALUES (${randomUUID()}, ${userId}, ${hashTokenKey(this.settings.SECRET_KEY as string, key)}, ${key.slice(-6)}, ${null}, ${true}, ${'bootstrap'}, ${now}, ${now})`,
+          VALUES (${newId()}, ${userId}, ${hashTokenKey(this.settings.SECRET_KEY as string, key)}, ${key.slice(-6)}, ${null}, ${true}, ${'bootstrap'}, ${now}, ${now})`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../ids';
 import type { Row } from '../../../database/db';
 import { objectType, ResourceDefinition } from '../definition';
 import { fieldInVersion, fieldRequired, type Field } from '../fields';
@@ -9,7 +9,7 @@ import { Item, newItem, same, WriteMode, WriteRun } from './item';
 
 /** The first stage of a write: what the client sent, field by field, into an item (column values, references to resolve, errors). */
 export function parse(run: WriteRun, def: ResourceDefinition, input: Record<string, unknown>, index: number, mode: WriteMode, existing: Row | null): Item {
-  const item = newItem(index, existing ? String(existing.id) : randomUUID(), existing);
+  const item = newItem(index, existing ? String(existing.id) : newId(), existing);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     item.errors.non_field_errors = [`Invalid data. Expected a dictionary, but got ${Array.isArray(input) ? 'list' : typeof input === 'string' ? 'str' : typeof input}.`];
     return item;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../ids';
 import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
@@ -103,7 +103,7 @@ async function saveModelLinks(run: WriteRun, model: ResourceDefinition, f: ManyT
   for (const r of existing) wanted.delete(key(r.s, r.t));
   const now = run.ctx.now();
   const d = run.exec.dialect;
-  const rows = [...wanted.values()].map(([s, t]) => [randomUUID(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t]);
+  const rows = [...wanted.values()].map(([s, t]) => [newId(), d.toDb(now, 'datetime'), d.toDb(now, 'datetime'), s, t]);
   const cols = ['id', 'created', 'last_updated', th.source, th.target];
   const types = columnTypes(model);
   for (const chunk of chunks(rows, rowsPerStatement(cols.length))) {

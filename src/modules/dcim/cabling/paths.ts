@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { WriteContext } from '../../../core/resource/definition';
 import { ValidationError } from '../../../core/resource/errors';
 import type { Executor, Row } from '../../../database/db';
@@ -238,7 +238,7 @@ export async function retrace(w: WriteContext, origins: PathNode[]): Promise<voi
   for (const [type, ids] of byType) {
     for (const chunk of chunks(ids)) await w.exec.execute(sql`DELETE FROM ${ident('dcim_cablepath')} WHERE ${ident('origin_type')} = ${type} AND ${inList(ident('origin_id'), chunk)}`);
   }
-  const traces = (await traceAll(w, unique)).map((t) => ({ ...t, pathId: t.path.length ? randomUUID() : null }));
+  const traces = (await traceAll(w, unique)).map((t) => ({ ...t, pathId: t.path.length ? newId() : null }));
   const stored = traces.filter((t) => t.pathId);
   const bool = (v: boolean) => d.toDb(v, 'boolean');
   for (const chunk of chunks(stored)) {

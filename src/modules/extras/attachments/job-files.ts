@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, sql } from '../../../database/sql';
 import { UploadedFile } from '../../../core/http/multipart';
@@ -24,7 +24,7 @@ export function takeJobFiles(data: Record<string, unknown>): { data: Record<stri
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
     if (v instanceof UploadedFile) {
-      const id = randomUUID();
+      const id = newId();
       files.set(id, v);
       out[k] = id;
     } else out[k] = v;

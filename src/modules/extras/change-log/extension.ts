@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import { JsonText, type ColumnType, type Dialect } from '../../../database/dialect';
@@ -73,7 +73,7 @@ async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceD
     // A representation cut to fit is no longer one of its batch's (the encoder's) objects.
     texts.push([JSON.stringify(data), v2 === rep ? encode(rep) : JSON.stringify(v2)]);
     out.push({
-      id: randomUUID(),
+      id: newId(),
       time,
       user_id: user?.id ?? null,
       user_name: user?.username ?? 'Undefined',

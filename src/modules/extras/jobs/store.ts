@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { Executor } from '../../../database/db';
 import type { ResourceDefinition } from '../../../core/resource/definition';
 import { unscoped } from '../../../core/resource/query/rows';
@@ -24,7 +24,7 @@ export async function insertRows(exec: Executor, def: ResourceDefinition, rows: 
   const ids: string[] = [];
   const values = rows.map((r) => {
     const row: Record<string, unknown> = { created: now, last_updated: now, ...r };
-    row.id ??= randomUUID();
+    row.id ??= newId();
     ids.push(String(row.id));
     return sql`(${join(
       columns.map((c) => {

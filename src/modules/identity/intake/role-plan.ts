@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { Row } from '../../../database/db';
 import type { IdentityMessage, RoleCode } from '../message/identity-message.validator';
 import { canonicalJson } from '../message/message-hash';
@@ -55,7 +55,7 @@ export function planRoles(old: RoleValues[], msg: IdentityMessage, raw: Obj, sou
   msg.sorAttributes.roles.forEach((r, i) => {
     const before = byIdentifier.get(r.roleIdentifier);
     const after: RoleValues = {
-      id: before?.id ?? randomUUID(),
+      id: before?.id ?? newId(),
       role_identifier: r.roleIdentifier,
       affiliation: r.affiliation,
       status: r.status,

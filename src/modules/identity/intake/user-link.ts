@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import { ConflictError } from '../../../core/resource/errors';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, raw, sql } from '../../../database/sql';
@@ -108,13 +108,13 @@ async function writesIdentities(tx: Executor, userId: string): Promise<boolean> 
 
 async function insertLink(tx: Executor, sourceId: string, userId: string, origin: 'created' | 'matched', now: Date): Promise<void> {
   const cols = ['id', 'created', 'last_updated', 'source_id', 'user_id', 'origin'];
-  const values = [randomUUID(), now, now, sourceId, userId, origin];
+  const values = [newId(), now, now, sourceId, userId, origin];
   await tx.execute(sql`INSERT INTO ${ident(LINKS)} (${join(cols.map((c) => ident(c)))}) VALUES (${join(values.map((v) => sql`${v}`))})`);
 }
 
 /** A new user without a password (tokens only), linked to the source that created it. */
 async function createUser(tx: Executor, source: Row, username: string, person: Person, now: Date): Promise<LinkedUser> {
-  const id = randomUUID();
+  const id = newId();
   const values: Row = {
     id,
     username,

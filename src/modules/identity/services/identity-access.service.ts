@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import type { Executor, Row } from '../../../database/db';
 import { ident, inList, join, raw, Sql, sql } from '../../../database/sql';
 import { parseJsonObject } from '../../../core/resource/serialize/values';
@@ -164,7 +164,7 @@ export class IdentityAccessService {
       const ids = new Map(existing.map((g) => [g.name, String(g.id)]));
       const missing = add.filter((g) => !ids.has(g));
       if (missing.length) {
-        missing.forEach((g) => ids.set(g, randomUUID()));
+        missing.forEach((g) => ids.set(g, newId()));
         await tx.execute(
           sql`INSERT INTO ${ident('users_group')} (${join(['id', 'name', 'created', 'last_updated'].map((c) => ident(c)))}) VALUES ${join(missing.map((g) => sql`(${ids.get(g)}, ${g}, ${now}, ${now})`))}`,
         );

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../core/ids';
 import { SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
 import { RequestContext } from '../../../core/context';
@@ -159,7 +159,7 @@ export class IdentityIntakeService {
     }
 
     const person = personOf(msg);
-    const id = existing ? String(existing.id) : randomUUID();
+    const id = existing ? String(existing.id) : newId();
     const changes: HistoryChanges = {};
 
     // Roles: matched by roleIdentifier; those missing from the message take status_on_delete.
