@@ -193,15 +193,16 @@ export async function placePrefixes(exec: Executor, added: Row[]): Promise<void>
           fromCond,
         ]);
       };
-      const update = (table: string, start: string, prefixes: boolean) => {
+      // Through the index that leads with the scope, then the ranges' column.
+      const update = (table: string, index: string, start: string, prefixes: boolean) => {
         const whens = part.map((c) => sql` WHEN ${cond(c, start, prefixes)} THEN ${exec.dialect.typedParam(String(c.p.id), 'uuid')}`);
         const notBatch = prefixes ? not(inList(ident('id'), [...addedIds])) : null;
         return exec.execute(
-          sql`UPDATE ${ident(table)} SET ${ident('parent_id')} = CASE${join(whens, '')} ELSE ${ident('parent_id')} END WHERE ${and([scope, notBatch, or(part.map((c) => cond(c, start, prefixes)))])}`,
+          sql`UPDATE ${ident(table)}${exec.dialect.forceIndex(index)} SET ${ident('parent_id')} = CASE${join(whens, '')} ELSE ${ident('parent_id')} END WHERE ${and([scope, notBatch, or(part.map((c) => cond(c, start, prefixes)))])}`,
         );
       };
-      await update(PREFIX, 'network', true);
-      await update(ADDRESS, 'host', false);
+      await update(PREFIX, 'ipam_prefix_namespace_order_idx', 'network', true);
+      await update(ADDRESS, 'ipam_ipaddress_namespace_host_key', 'host', false);
     }
   }
 }
