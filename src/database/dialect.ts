@@ -3,6 +3,8 @@ import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } fr
 export type DialectName = 'postgres' | 'mysql';
 
 /** Column storage kinds the engine needs to cast or compare portably. */
+export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
+
 /**
  * JSON text this program made (JSON.stringify, a compiled encoder), for a JSON column: well-formed
  * by construction, so a multi-row INSERT may carry it inside a larger JSON document as it is (on
@@ -13,8 +15,6 @@ export type DialectName = 'postgres' | 'mysql';
 export class JsonText {
   constructor(readonly text: string) {}
 }
-
-export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
 
 /**
  * Everything that differs between PostgreSQL (and PGlite) and MySQL/MariaDB. The rest of the

@@ -2,7 +2,6 @@ import type { Executor, Row } from '../../../database/db';
 import { ident, inList, sql } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 import type { ForeignKeyField } from '../fields';
-import { append } from '../../collections';
 import { Rows, unscoped } from './rows';
 
 const parentColumn = (def: ResourceDefinition) => (def.fields[def.tree!.parent] as ForeignKeyField).column;

@@ -237,8 +237,8 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
  * visibility flag (1: the requester may view it and it lends its name) and the name's UTF-8
  * bytes in hex, comma-joined. Each level joins the tree's table once, reading the ancestor's
  * item as it goes (a join for the walk and another for the names made PostgreSQL hash the whole
- * table twice: a detail's statement took 2.5x as long). A statement of one object where a
- * recursive CTE costs temporary tables walks by joins instead (ancestryJoins). Read back by
+ * table twice: a detail's statement took 2.5x as long). Where a recursive CTE costs temporary
+ * tables (MariaDB) a statement walks by joins instead (ancestryJoins). Read back by
  * `ancestryOfPage`. (loadAncestry, for rows read otherwise, walks up from their distinct parents.)
  */
 async function ancestryExtras(x: ReadRun, def: ResourceDefinition, out: PageExtras, shape: ExtrasShape): Promise<void> {
