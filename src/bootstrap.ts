@@ -11,6 +11,7 @@ import { installReply } from './core/http/reply';
 import { BrowsableApi } from './core/http/browsable';
 import { indexRoutes } from './core/http/route-index';
 import { directRoutes } from './core/http/direct-routes';
+import { NkExpressAdapter } from './core/http/express-adapter';
 import { SETTINGS } from './config/settings.module';
 import { Db } from './database/db';
 import type { Response } from 'express';
@@ -26,7 +27,7 @@ const LEVELS: Record<string, LogLevel[]> = {
 
 /** Creates the configured application (used by main.ts, the tests and the benchmarks). */
 export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_LEVEL): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(opts), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(opts), new NkExpressAdapter(), {
     bodyParser: false,
     logger: new AppLogger(LEVELS[logLevel] ?? LEVELS.info),
     abortOnError: false,

@@ -44,4 +44,19 @@ describe('direct routes', () => {
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
   });
+
+  it("makes each request and response with express's prototypes, so express does not change them as it takes them", async () => {
+    const server = t.app.getHttpServer() as import('node:http').Server;
+    const express = t.app.getHttpAdapter().getInstance() as { request: object; response: object };
+    const seen: object[] = [];
+    const listener = (req: object, res: object) => seen.push(Object.getPrototypeOf(req), Object.getPrototypeOf(res));
+    server.prependListener('request', listener);
+    try {
+      await t.get('/api/dcim/locations/').expect(200);
+    } finally {
+      server.removeListener('request', listener);
+    }
+    expect(seen).toHaveLength(2);
+    expect(seen[0] === express.request && seen[1] === express.response).toBe(true);
+  });
 });
