@@ -27,7 +27,8 @@ const LEVELS: Record<string, LogLevel[]> = {
 
 /** Creates the configured application (used by main.ts, the tests and the benchmarks). */
 export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_LEVEL): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(opts), new NkExpressAdapter(), {
+  const adapter = new NkExpressAdapter();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(opts), adapter, {
     bodyParser: false,
     logger: new AppLogger(LEVELS[logLevel] ?? LEVELS.info),
     abortOnError: false,
@@ -39,20 +40,19 @@ export async function createApp(opts: AppOptions, logLevel = opts.settings.LOG_L
   app.disable('x-powered-by');
   fastJson(app);
   installReply(app.getHttpAdapter(), app.get(SETTINGS), app.get(Db), app.get(BrowsableApi));
-  app.use(
-    pipelineMiddleware({
-      maxBodySize: opts.settings.MAX_BODY_SIZE,
-      allowedHosts: opts.settings.ALLOWED_HOSTS,
-      trustProxy: opts.settings.TRUST_PROXY,
-      basePath: opts.settings.BASE_PATH,
-    }),
-  );
+  const pipeline = pipelineMiddleware({
+    maxBodySize: opts.settings.MAX_BODY_SIZE,
+    allowedHosts: opts.settings.ALLOWED_HOSTS,
+    trustProxy: opts.settings.TRUST_PROXY,
+    basePath: opts.settings.BASE_PATH,
+  });
+  app.use(pipeline);
   app.get(OpenApiDocuments).attach(app);
   app.enableShutdownHooks();
   await app.init();
   // Every route is registered by now: index them by their first path segments, the generated
-  // resource routes run by the index itself.
-  indexRoutes(app.getHttpAdapter().getInstance().router, directRoutes(app));
+  // resource routes run by the index itself, and those run ahead of express's router.
+  adapter.dispatchDirectly(pipeline, indexRoutes(app.getHttpAdapter().getInstance().router, directRoutes(app)));
   return app;
 }
 

@@ -3,6 +3,7 @@ import { AuthGuard } from '../../src/core/auth/auth.guard';
 import { listPath } from '../../src/core/resource/definition';
 import { ResourceRegistry } from '../../src/core/resource/registry';
 import { startApp, TestApp } from '../../src/core/testing/harness';
+import type { NkExpressAdapter } from '../../src/core/http/express-adapter';
 
 /**
  * Every model's list and detail URL is run by the route index itself (core/http/direct-routes.ts),
@@ -58,5 +59,24 @@ describe('direct routes', () => {
     }
     expect(seen).toHaveLength(2);
     expect(seen[0] === express.request && seen[1] === express.response).toBe(true);
+  });
+
+  it("runs them ahead of express's router, and every other request through it", async () => {
+    expect((t.app.getHttpAdapter() as NkExpressAdapter).dispatchesDirectly).toBe(true);
+    const express = t.app.getHttpAdapter().getInstance() as { handle: (...args: unknown[]) => unknown };
+    const spy = jest.spyOn(express, 'handle');
+    try {
+      await t.get('/api/dcim/locations/').expect(200);
+      await t.get(`/api/dcim/locations/${randomUUID()}/`).expect(404);
+      await t.http.head('/api/dcim/locations/').set('Authorization', `Token ${t.token}`).expect(200);
+      expect(spy).not.toHaveBeenCalled();
+      await t.get('/api/status/').expect(200);
+      // A model's other routes; the pipeline's own answer (a redirect to the slash) never reaches a router.
+      await t.get(`/api/dcim/locations/${randomUUID()}/notes/`).expect(404);
+      await t.get('/api/dcim/locations').expect(302);
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

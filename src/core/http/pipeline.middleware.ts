@@ -16,6 +16,12 @@ export interface PipelineOptions {
   basePath?: string;
 }
 
+/**
+ * On a request the pipeline has already run for (NkExpressAdapter runs it before express): true,
+ * or the error it passed on. Express's own pass then goes on as the pipeline did.
+ */
+export const PIPELINE_DONE = Symbol('netkeel.pipelineDone');
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Liveness and readiness probes: answered whatever the Host (a container's probe uses its own address); they carry no URL. */
@@ -35,6 +41,8 @@ export function pipelineMiddleware(opts: PipelineOptions) {
   const basePath = opts.basePath ?? '';
   const trusted = trustTest(opts.trustProxy ?? ['loopback']);
   return (req: NkRequest, res: Response, next: NextFunction) => {
+    const done = (req as { [PIPELINE_DONE]?: unknown })[PIPELINE_DONE];
+    if (done !== undefined) return next(done === true ? undefined : done);
     // No response is to be sniffed into another type or framed; API answers (a new token's key,
     // objects a user may see) are not to be kept by any cache. The documentation's files may be.
     res.setHeader('X-Content-Type-Options', 'nosniff');

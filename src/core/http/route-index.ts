@@ -11,12 +11,13 @@ const DEPTH = 3;
 const LITERAL = /^[A-Za-z0-9._~-]+$/;
 
 /** What the index needs of the `router` package's layers and routers (express 5). */
-interface Layer {
+export interface Layer {
+  handle?: unknown;
   route?: { path?: unknown; _handlesMethod?(method: string): boolean };
   /** The parameters of a path the layer matches, false when it does not; throws on a parameter that cannot be decoded. */
   match?(path: string): false | { params: Record<string, string> };
 }
-interface Router {
+export interface Router {
   (req: Request, res: Response, next: NextFunction): void;
   stack: Layer[];
   caseSensitive?: boolean;
@@ -84,6 +85,12 @@ function requestKey(path: string, caseSensitive: boolean): string | null | undef
 export type DirectRoute = (req: Request, res: Response, next: NextFunction, params: Record<string, string>) => void;
 
 /**
+ * What an index layer does first: runs the request's route and returns true when it is a direct
+ * route (the first route of the request's key whose pattern matches, for the request's method).
+ */
+export type DirectDispatch = (req: Request, res: Response, next: NextFunction) => boolean;
+
+/**
  * Indexes the routes of an express application's router by their first path segments.
  *
  * Express tries its routes one by one, a regular expression each, and yields to the event loop
@@ -104,9 +111,12 @@ export type DirectRoute = (req: Request, res: Response, next: NextFunction, para
  * express tries them) is one of them, it is called with the parameters its layer matched, without
  * the second pass through express's router; otherwise, and for a path a layer cannot decode, the
  * key's router takes the request as before, as it does a request whose method the route does
- * not take (express would go on to the next route that matches).
+ * not take (express would go on to the next route that matches). Returned: each index layer
+ * with its direct dispatch, for a caller that runs the middleware before it itself
+ * (NkExpressAdapter).
  */
-export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRoute> = new Map()): void {
+export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRoute> = new Map()): Map<Layer, DirectDispatch> {
+  const dispatchers = new Map<Layer, DirectDispatch>();
   const opts = { caseSensitive: !!router.caseSensitive, strict: !!router.strict };
   const newRouter = () => makeRouter(opts) as unknown as Router;
   const subRouter = (layers: Layer[]) => {
@@ -128,28 +138,37 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
       const layers = r.stack.map((layer) => ({ layer, run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined }));
       if (layers.some((l) => l.run && l.layer.route?._handlesMethod) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
     }
-    const holder = newRouter();
-    holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
+    // Runs the request's route when it is a direct one; false when the key's router is to take it.
+    const dispatch: DirectDispatch = (req, res, next) => {
       const path = pathOf(req.url);
       const key = requestKey(path, opts.caseSensitive);
-      const target = key === undefined ? all : key === null ? unkeyed : (byKey.get(key) ?? unkeyed);
       const layers = key ? candidates.get(key) : undefined;
-      if (layers) {
-        for (const { layer, run } of layers) {
-          let matched: false | { params: Record<string, string> };
-          try {
-            matched = layer.match!(path);
-          } catch {
-            break; // a parameter that cannot be decoded: express answers it
-          }
-          if (!matched) continue;
-          // Run only for a method its route takes: express skips a route for any other (to the next one that matches, or a 404).
-          if (run && layer.route!._handlesMethod!(req.method)) return run(req, res, next, matched.params);
-          break;
+      if (!layers) return false;
+      for (const { layer, run } of layers) {
+        let matched: false | { params: Record<string, string> };
+        try {
+          matched = layer.match!(path);
+        } catch {
+          return false; // a parameter that cannot be decoded: express answers it
         }
+        if (!matched) continue;
+        // Run only for a method its route takes: express skips a route for any other (to the next one that matches, or a 404).
+        if (run && layer.route!._handlesMethod!(req.method)) {
+          run(req, res, next, matched.params);
+          return true;
+        }
+        return false;
       }
+      return false;
+    };
+    const holder = newRouter();
+    holder.use(function routeIndex(req: Request, res: Response, next: NextFunction) {
+      if (dispatch(req, res, next)) return;
+      const key = requestKey(pathOf(req.url), opts.caseSensitive);
+      const target = key === undefined ? all : key === null ? unkeyed : (byKey.get(key) ?? unkeyed);
       target(req, res, next);
     });
+    dispatchers.set(holder.stack[0], dispatch);
     return holder.stack[0];
   };
   const stack: Layer[] = [];
@@ -168,4 +187,5 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
   }
   flush();
   router.stack = stack;
+  return dispatchers;
 }
