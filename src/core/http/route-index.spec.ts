@@ -151,6 +151,12 @@ describe('indexRoutes', () => {
         // A parameter that cannot be decoded: express's error, as without the index.
         ['GET', '/api/dcim/locations/%E0%A4%A/', false],
         ['GET', '/api/dcim/locations//', false],
+        // Paths of more segments, empty ones, slashes doubled: tried by no pattern of another count.
+        ['GET', '/api/dcim/locations/a/b/', false],
+        ['GET', '/api/dcim/locations/abc//', false],
+        ['GET', '/api/dcim/locations///', false],
+        ['GET', '/api/dcim/locations/abc', true],
+        ['GET', '/api/dcim/locations', true],
       ];
       for (const [method, path, isDirect] of cases) {
         const m = method.toLowerCase() as 'get';

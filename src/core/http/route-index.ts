@@ -57,6 +57,25 @@ function mayMatch(path: unknown, key: string, caseSensitive: boolean): boolean {
   return segments.slice(0, DEPTH).every((s, i) => PARAM.test(s) || (caseSensitive ? s : s.toLowerCase()) === wanted[i]);
 }
 
+/**
+ * How many segments every path a route path matches has (a trailing slash aside), when the route
+ * path is plain segments (literal text and parameters, each matching one non-empty segment);
+ * undefined for any other (a wildcard, an optional group).
+ */
+function segmentCount(path: unknown): number | undefined {
+  if (typeof path !== 'string' || !path.startsWith('/')) return undefined;
+  const segments = path.replace(/(.)\/$/, '$1').split('/').slice(1);
+  return segments.every((s) => LITERAL.test(s) || PARAM.test(s)) ? segments.length : undefined;
+}
+
+/** The segments of a request's path, a trailing slash aside: what `segmentCount` of a route that matches it says. */
+function requestSegments(path: string): number {
+  let n = 0;
+  const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
+  for (let i = 0; i < end; i++) if (path.charCodeAt(i) === 47) n++;
+  return n;
+}
+
 /** A path express's URL parsing leaves as it is (RFC 3986 path characters): no spaces, backslashes, fragments. */
 const PLAIN_PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/;
 
@@ -133,9 +152,15 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
     const unkeyed = subRouter(run.filter((_, i) => keys[i] === null));
     const all = subRouter(run);
     // The keys with a direct route: their routes in order, each with its direct function if it has one.
-    const candidates = new Map<string, { layer: Layer; run?: DirectRoute }[]>();
+    // `segments`: a route whose path has a known count of segments is not tried on a request's
+    // path of another (a pattern's match is the larger part of the index's time otherwise).
+    const candidates = new Map<string, { layer: Layer; run?: DirectRoute; segments?: number }[]>();
     for (const [key, r] of byKey) {
-      const layers = r.stack.map((layer) => ({ layer, run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined }));
+      const layers = r.stack.map((layer) => ({
+        layer,
+        run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined,
+        segments: segmentCount(layer.route?.path),
+      }));
       if (layers.some((l) => l.run && l.layer.route?._handlesMethod) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
     }
     // Runs the request's route when it is a direct one; false when the key's router is to take it.
@@ -144,7 +169,9 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
       const key = requestKey(path, opts.caseSensitive);
       const layers = key ? candidates.get(key) : undefined;
       if (!layers) return false;
-      for (const { layer, run } of layers) {
+      const segments = requestSegments(path);
+      for (const { layer, run, segments: wanted } of layers) {
+        if (wanted !== undefined && wanted !== segments) continue;
         let matched: false | { params: Record<string, string> };
         try {
           matched = layer.match!(path);
