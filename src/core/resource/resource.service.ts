@@ -144,7 +144,7 @@ export class ResourceService {
           throw this.notFound(def);
         });
       }
-      statement = oneStatement(exec, visible.from(match), lock, extras);
+      statement = oneStatement(exec, visible.from(match), lock, extras, isUuid(idOrKey));
     }
     const rows = await exec.query(statement);
     if (rows.length !== 1) throw this.notFound(def);
@@ -166,7 +166,7 @@ export class ResourceService {
     if (!one) {
       const marker = {};
       const visible = await visibleRows(ctx, exec, def, 't', action);
-      const { text, params } = exec.dialect.render(oneStatement(exec, visible.from(sql`${ident('t', 'id')} = ${marker}`), false, extras));
+      const { text, params } = exec.dialect.render(oneStatement(exec, visible.from(sql`${ident('t', 'id')} = ${marker}`), false, extras, true));
       one = { text, params, at: params.indexOf(marker) };
       byAction.set(action, one);
     }
@@ -309,9 +309,15 @@ export class ResourceService {
   }
 }
 
-/** One object's statement: `SELECT t.* <from> LIMIT 2` (two: an ambiguous natural key is a 404), with the extras, or locked. */
-function oneStatement(exec: Executor, from: Sql, lock: boolean, extras?: PageExtras): Sql {
-  const select = sql`SELECT t.* ${from} LIMIT 2${lock ? raw(exec.dialect.forUpdate) : sql``}`;
+/**
+ * One object's statement: `SELECT t.* <from> LIMIT 2` (two: an ambiguous natural key is a 404),
+ * with the extras, or locked. `byId`: `from` matches the primary key (its scope conditions join
+ * nothing), so at most one row: no LIMIT, which would keep MariaDB from merging the page's
+ * common table expression into the statement (it filled a temporary table with the row: ~0.2 ms
+ * of a detail's ~1 ms there).
+ */
+function oneStatement(exec: Executor, from: Sql, lock: boolean, extras: PageExtras | undefined, byId: boolean): Sql {
+  const select = sql`SELECT t.* ${from}${byId ? sql`` : sql` LIMIT 2`}${lock ? raw(exec.dialect.forUpdate) : sql``}`;
   return extras?.columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(extras.columns)}`, extras, sql``) : select;
 }
 
