@@ -50,16 +50,17 @@ export class NkExpressAdapter extends ExpressAdapter {
     // HTTPS, 503 on closing, tracked connections: not used by netkeel; Nest's own server then.
     if (options?.httpsOptions || options?.return503OnClosing || options?.forceCloseConnections) return super.initHttpServer(options as never);
     const app = this.getInstance() as ExpressApp;
-    function Request(this: http.IncomingMessage, socket: unknown) {
+    // Node's constructors are plain functions: called on an object of express's prototype.
+    function ExpressRequest(this: http.IncomingMessage, socket: unknown) {
       (http.IncomingMessage as unknown as (this: unknown, s: unknown) => void).call(this, socket);
     }
-    Request.prototype = app.request;
-    function Response(this: http.ServerResponse, req: unknown, opts: unknown) {
+    ExpressRequest.prototype = app.request;
+    function ExpressResponse(this: http.ServerResponse, req: unknown, opts: unknown) {
       (http.ServerResponse as unknown as (this: unknown, r: unknown, o: unknown) => void).call(this, req, opts);
     }
-    Response.prototype = app.response;
+    ExpressResponse.prototype = app.response;
     this.httpServer = http.createServer(
-      { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse },
+      { IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage, ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse },
       (req, res) => this.handle(req as Request, res as unknown as Response),
     );
   }
