@@ -42,33 +42,31 @@ function routeKey(path: unknown, caseSensitive: boolean): string | null {
 const PARAM = /^:[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
+ * The segments of a route path made of plain segments (literal text and parameters, each
+ * matching one non-empty segment of a request's path), a trailing slash aside; undefined for any
+ * other path (a wildcard, an optional group), which may match paths of any shape.
+ */
+function plainSegments(path: unknown): string[] | undefined {
+  if (typeof path !== 'string' || !path.startsWith('/')) return undefined;
+  const segments = path.replace(/(.)\/$/, '$1').split('/').slice(1);
+  return segments.every((s) => LITERAL.test(s) || PARAM.test(s)) ? segments : undefined;
+}
+
+/**
  * Whether a route that no key names (fewer literal leading segments) can match a request whose
- * key is `key`. A path of plain segments (literal text and parameters, a trailing slash aside)
- * matches only paths of as many segments, each literal one the same: such a route with fewer
- * than DEPTH segments, or whose leading literal segments differ from the key's, cannot. Any
- * other path (a wildcard, an optional group) may.
+ * key is `key`. A path of plain segments matches only paths of as many segments, each literal
+ * one the same: such a route with fewer than DEPTH segments, or whose leading literal segments
+ * differ from the key's, cannot. Any other path may.
  */
 function mayMatch(path: unknown, key: string, caseSensitive: boolean): boolean {
-  if (typeof path !== 'string' || !path.startsWith('/')) return true;
-  const segments = path.replace(/(.)\/$/, '$1').split('/').slice(1);
-  if (!segments.every((s) => LITERAL.test(s) || PARAM.test(s))) return true;
+  const segments = plainSegments(path);
+  if (!segments) return true;
   if (segments.length < DEPTH) return false;
   const wanted = key.split('/');
   return segments.slice(0, DEPTH).every((s, i) => PARAM.test(s) || (caseSensitive ? s : s.toLowerCase()) === wanted[i]);
 }
 
-/**
- * How many segments every path a route path matches has (a trailing slash aside), when the route
- * path is plain segments (literal text and parameters, each matching one non-empty segment);
- * undefined for any other (a wildcard, an optional group).
- */
-function segmentCount(path: unknown): number | undefined {
-  if (typeof path !== 'string' || !path.startsWith('/')) return undefined;
-  const segments = path.replace(/(.)\/$/, '$1').split('/').slice(1);
-  return segments.every((s) => LITERAL.test(s) || PARAM.test(s)) ? segments.length : undefined;
-}
-
-/** The segments of a request's path, a trailing slash aside: what `segmentCount` of a route that matches it says. */
+/** How many segments a request's path has, a trailing slash aside: as many as `plainSegments` gives a route path that matches it. */
 function requestSegments(path: string): number {
   let n = 0;
   const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
@@ -159,7 +157,7 @@ export function indexRoutes(router: Router, direct: ReadonlyMap<string, DirectRo
       const layers = r.stack.map((layer) => ({
         layer,
         run: typeof layer.route?.path === 'string' ? direct.get(layer.route.path) : undefined,
-        segments: segmentCount(layer.route?.path),
+        segments: plainSegments(layer.route?.path)?.length,
       }));
       if (layers.some((l) => l.run && l.layer.route?._handlesMethod) && layers.every((l) => l.layer.match)) candidates.set(key, layers);
     }
