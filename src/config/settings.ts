@@ -241,8 +241,9 @@ export class Settings {
   STATEMENT_TIMEOUT_MS = 30000;
 
   /**
-   * On PostgreSQL and PGlite, run reads as prepared statements (planned once per connection).
-   * Off for a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   * Run statements outside transactions as prepared statements (planned once per connection), on
+   * every database. Off for a pooler that cannot keep them (PgBouncer in transaction mode before
+   * 1.21, ProxySQL with multiplexing).
    */
   @Transform(toBool) @IsBoolean()
   PREPARED_STATEMENTS = true;

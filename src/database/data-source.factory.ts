@@ -8,6 +8,7 @@ import { lockDataDir } from './pglite/data-dir-lock';
 import { DEFAULT_SNAPSHOT_DIR, readSnapshot, unpackSnapshot } from './pglite/snapshot';
 import { SnakeNamingStrategy } from './naming.strategy';
 import { PreparedStatements } from './prepared';
+import { MysqlStatements } from './mysql-statements';
 import { pgTypeParsers } from './pg-types';
 
 /**
@@ -47,6 +48,9 @@ function mysqlSessions(ms: number): unknown {
  */
 export const MYSQL_SESSION = ['SET SESSION group_concat_max_len = 4294967295', 'SET SESSION eq_range_index_dive_limit = 0'];
 
+/** Prepared statements each pooled MySQL/MariaDB connection keeps (as many as a PostgreSQL one). */
+export const MYSQL_PREPARED_PER_CONNECTION = 100;
+
 /** Statements that set the session's statement time limit (0 = none; migrations may run long). */
 export function timeoutStatements(dialect: 'postgres' | 'mysql', ms: number): string[] {
   const n = Math.max(0, Math.round(ms));
@@ -70,7 +74,7 @@ export interface DatabaseTarget {
   snapshotDir?: string | null;
   /** Upper bound on one statement, in ms (0 = none). */
   statementTimeoutMs?: number;
-  /** PostgreSQL server and PGlite: run reads as prepared statements (default true). */
+  /** Run statements outside transactions as prepared statements (default true). */
   preparedStatements?: boolean;
   /** A server not reachable at start is tried again for this long, in ms (0 = once). */
   connectTimeoutMs?: number;
@@ -83,8 +87,12 @@ export interface OpenDatabase {
   pglite?: PGlite;
   /** The statement time limit every pooled session carries (0 = none). */
   statementTimeoutMs: number;
-  /** On a PostgreSQL server, statements run as prepared statements (PreparedStatements). */
-  prepared?: PreparedStatements;
+  /**
+   * How statements run: on PostgreSQL and PGlite, outside transactions, as prepared statements
+   * (PreparedStatements; none with PREPARED_STATEMENTS=false); on MySQL and MariaDB straight on
+   * mysql2's connection (MysqlStatements), prepared unless PREPARED_STATEMENTS=false.
+   */
+  prepared?: PreparedStatements | MysqlStatements;
   close(): Promise<void>;
 }
 
@@ -159,15 +167,10 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
       // database's errors are mapped to API answers).
       trace: false,
       driver: mysqlSessions(target.statementTimeoutMs ?? 0),
-      extra: {
-        typeCast(field: { type: string; length: number; string(): string | null }, next: () => unknown) {
-          if (field.type === 'TINY' && field.length === 1) {
-            const v = field.string();
-            return v === null ? null : v === '1';
-          }
-          return next();
-        },
-      },
+      // Prepared statements kept per connection (MysqlStatements), the least recently used closed
+      // first: mysql2 keeps 16,000 by default, and the server at most max_prepared_stmt_count
+      // (16,382) for all its sessions together.
+      extra: { maxPreparedStatements: MYSQL_PREPARED_PER_CONNECTION },
     };
   } else {
     dialect = postgresDialect;
@@ -233,7 +236,8 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions): P
     statementTimeoutMs: target.statementTimeoutMs ?? 0,
     // Planning a page's statement costs more than running it (PGlite: a detail 13 ms planned
     // each time, 2.5 ms prepared), on PGlite as on a server.
-    prepared: target.kind !== 'mysql' && target.preparedStatements !== false ? new PreparedStatements() : undefined,
+    prepared:
+      target.kind === 'mysql' ? new MysqlStatements(target.preparedStatements !== false) : target.preparedStatements !== false ? new PreparedStatements() : undefined,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await pglite?.close();

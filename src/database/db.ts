@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { ChangeFeed, TableWatch } from './change-feed';
 import type { Dialect } from './dialect';
-import type { PreparedStatements } from './prepared';
+import { MysqlStatements } from './mysql-statements';
+import { PreparedStatements } from './prepared';
 import { Sql } from './sql';
 
 export type Row = Record<string, any>;
@@ -45,14 +46,22 @@ export class Db implements Executor {
    */
   private open = 0;
 
+  /** On MySQL and MariaDB, how every statement runs (text statements only, unless given one that prepares). */
+  readonly mysql: MysqlStatements | undefined;
+
   constructor(
     readonly dataSource: DataSource,
     readonly dialect: Dialect,
-    /** On a PostgreSQL server: statements outside a transaction run prepared, per connection. */
-    readonly prepared?: PreparedStatements,
+    /**
+     * On PostgreSQL and PGlite: statements outside a transaction run prepared, per connection.
+     * On MySQL and MariaDB: how statements run (MysqlStatements).
+     */
+    readonly prepared?: PreparedStatements | MysqlStatements,
     /** Caches of watched tables learn here of every statement that may change them. */
     readonly feed: ChangeFeed = new ChangeFeed('none'),
-  ) {}
+  ) {
+    this.mysql = dialect.name === 'mysql' ? (prepared instanceof MysqlStatements ? prepared : new MysqlStatements(false)) : undefined;
+  }
 
   async query<T = Row>(fragment: Sql): Promise<T[]> {
     const tx = this.current.getStore();
@@ -194,8 +203,8 @@ class Tx implements Executor {
 }
 
 /**
- * Runs one statement. `prepare`: outside a transaction, on a PostgreSQL server, as a prepared
- * statement. Inside a transaction statements are planned each time: a bulk write checks its
+ * Runs one statement. `prepare`: outside a transaction, as a prepared statement (PostgreSQL and
+ * PGlite: PreparedStatements; MySQL and MariaDB: MysqlStatements, which runs every statement). Inside a transaction statements are planned each time: a bulk write checks its
  * rows against tables it is growing, and a plan cached while a table was small (PostgreSQL plans
  * a prepared statement again only when the table's statistics change) would scan the whole
  * table once it has grown.
@@ -208,7 +217,8 @@ async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?
   const touched = db.feed.written(text);
   if (touched) for (const w of touched) w.changed();
   try {
-    if (prepare && db.prepared) return await db.prepared.run(qr, text, params);
+    if (db.mysql) return await db.mysql.run(qr, text, params, prepare);
+    if (prepare && db.prepared instanceof PreparedStatements) return await db.prepared.run(qr, text, params);
     const res = await qr.query(text, params, true);
     return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
   } finally {

@@ -3,12 +3,17 @@ import { testDatabases } from '../../src/database/test-servers';
 import { sql } from '../../src/database/sql';
 
 /**
- * On a PostgreSQL server and on PGlite reads run as prepared statements unless
- * PREPARED_STATEMENTS=false (for a pooler that cannot keep them). pg_prepared_statements lists
- * the session's own, the statement that reads it included when it is prepared.
+ * Reads run as prepared statements unless PREPARED_STATEMENTS=false (for a pooler that cannot
+ * keep them), on every database. On PostgreSQL and PGlite pg_prepared_statements lists the
+ * session's own; on MySQL and MariaDB the session's count of prepared statements executed
+ * (Com_stmt_execute) counts the statement that reads it when that one is prepared, and none
+ * otherwise.
  */
-describe.each(testDatabases().filter((k) => k !== 'mysql'))('prepared statements [%s]', (kind) => {
-  const held = async (t: TestApp) => Number((await t.db.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pg_prepared_statements`))[0].n);
+describe.each(testDatabases())('prepared statements [%s]', (kind) => {
+  const held = async (t: TestApp) =>
+    kind === 'mysql'
+      ? Number((await t.db.query<{ Value: string }>(sql`SHOW SESSION STATUS LIKE 'Com_stmt_execute'`))[0].Value)
+      : Number((await t.db.query<{ n: number }>(sql`SELECT COUNT(*) AS n FROM pg_prepared_statements`))[0].n);
 
   for (const [setting, prepared] of [[undefined, true], ['true', true], ['false', false]] as const) {
     it(`${setting === undefined ? 'by default' : `with PREPARED_STATEMENTS=${setting}`} ${prepared ? 'prepares' : 'does not prepare'} reads, and lists alike`, async () => {
