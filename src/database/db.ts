@@ -204,7 +204,8 @@ class Tx implements Executor {
 
 /**
  * Runs one statement. `prepare`: outside a transaction, as a prepared statement (PostgreSQL and
- * PGlite: PreparedStatements; MySQL and MariaDB: MysqlStatements, which runs every statement). Inside a transaction statements are planned each time: a bulk write checks its
+ * PGlite: PreparedStatements; MySQL and MariaDB: MysqlStatements, which runs every statement).
+ * Inside a transaction statements are planned each time: a bulk write checks its
  * rows against tables it is growing, and a plan cached while a table was small (PostgreSQL plans
  * a prepared statement again only when the table's statistics change) would scan the whole
  * table once it has grown.
