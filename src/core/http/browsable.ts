@@ -17,6 +17,7 @@ import { ContextFactory } from './context.factory';
 import { esc, page, renderJson } from './html';
 import { baseUrl, externalPath, NkRequest } from './request';
 import { SUPPORTED_VERSIONS } from './versioning';
+import { withRepresentations } from './json-body';
 
 type Info = Record<string, unknown>;
 /** One field of OPTIONS metadata (`actions.POST` / `actions.PUT`). */
@@ -67,7 +68,8 @@ export class BrowsableApi {
   }
 
   /** The page of a response: `body` is what a JSON client would get, `res` carries the status and headers. */
-  async render(req: NkRequest, res: Response, body: unknown): Promise<string> {
+  async render(req: NkRequest, res: Response, written: unknown): Promise<string> {
+    const body = withRepresentations(written);
     const status = res.statusCode;
     const prefix = externalPath(req, '');
     const origin = baseUrl(req);

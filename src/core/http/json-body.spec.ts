@@ -1,4 +1,5 @@
-import { CHUNK_BYTES, jsonChunks } from './json-body';
+import { asWritten, compileEncoder, encoderOf, representations } from '../resource/serialize/json-encoder';
+import { CHUNK_BYTES, jsonChunks, withRepresentations } from './json-body';
 
 describe('jsonChunks', () => {
   const text = (v: unknown) => {
@@ -35,5 +36,41 @@ describe('jsonChunks', () => {
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.filter((c) => c.length > CHUNK_BYTES)).toHaveLength(1);
     expect(chunks.every((c) => c.toString('utf8') === Buffer.from(c.toString('utf8')).toString('utf8') && !c.toString('utf8').includes('\uFFFD'))).toBe(true);
+  });
+});
+
+/**
+ * A list made `asWritten` stands for representations made one by one as the body is written:
+ * the bytes are those of the representations, each made once and only when written, and a
+ * reader of the body (the browsable page) gets the representations themselves.
+ */
+describe('representations made as written', () => {
+  const encode = compileEncoder(['id', 'name'], { id: 'plain' })!;
+  const rows = [{ pk: 'a', label: 'First "one"' }, { pk: 'b', label: 'Zürich' }];
+  const made = () => {
+    const make = jest.fn((r: { pk: string; label: string }) => ({ id: r.pk, name: r.label }));
+    return { make, list: asWritten(rows, make, encode) };
+  };
+  const expected = rows.map((r) => ({ id: r.pk, name: r.label }));
+
+  it('writes the representations, each made once and only as it is written', () => {
+    const { make, list } = made();
+    expect(make).not.toHaveBeenCalled();
+    const page = { count: 2, next: null, previous: null, results: list };
+    expect(Buffer.concat(jsonChunks(page)!).toString('utf8')).toBe(JSON.stringify({ ...page, results: expected }));
+    expect(make.mock.calls.map(([r]) => r.pk)).toEqual(['a', 'b']);
+    expect(Buffer.concat(jsonChunks(list)!).toString('utf8')).toBe(JSON.stringify(expected));
+  });
+
+  it('gives a reader the representations (with their encoder), and any other body as it is', () => {
+    const { list } = made();
+    const page = withRepresentations({ count: 2, next: null, previous: null, results: list }) as { results: unknown[] };
+    expect(page.results).toEqual(expected);
+    expect(encoderOf(page.results)).toBe(encode);
+    expect(withRepresentations(list)).toEqual(expected);
+    const plain = { results: [{ id: 'x' }] };
+    expect(withRepresentations(plain)).toEqual(plain);
+    expect(representations(plain.results)).toBe(plain.results);
+    expect(withRepresentations('text')).toBe('text');
   });
 });

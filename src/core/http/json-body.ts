@@ -1,4 +1,14 @@
-import { encoderOf } from '../resource/serialize/json-encoder';
+import { encoderOf, representations } from '../resource/serialize/json-encoder';
+
+/**
+ * A response body with the representations it stands for (json-encoder's `asWritten`) made: for
+ * whatever reads a body rather than writing it as JSON (the browsable page).
+ */
+export function withRepresentations(body: unknown): unknown {
+  if (Array.isArray(body)) return representations(body);
+  if (isPlainObject(body) && Array.isArray(body.results)) return { ...body, results: representations(body.results) };
+  return body;
+}
 
 /**
  * A JSON response body as a list of byte chunks whose concatenation equals

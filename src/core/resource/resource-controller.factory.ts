@@ -106,7 +106,8 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       const exported = await listExport(ctx, this.service, def, q);
       if (exported) return exported;
       if (wantsCsv(req)) return this.csv.exportList(ctx, def, q);
-      return this.service.list(ctx, def, q, req.path);
+      // Only written as the response (the browsable page reads it through `representations`).
+      return this.service.list(ctx, def, q, req.path, undefined, true);
     }
 
     async create(req: NkRequest) {

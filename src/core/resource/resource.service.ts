@@ -58,7 +58,12 @@ export class ResourceService {
     return rows.from(filters, within);
   }
 
-  async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string, within?: Sql): Promise<ListResult> {
+  /**
+   * A page of `def`'s objects. `asWritten`: for a page that is only written as the response (the
+   * generated list routes), its results are made as they are written (Representer.represent's `onlyWritten`);
+   * anything else that reads them takes `representations(results)`.
+   */
+  async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string, within?: Sql, asWritten = false): Promise<ListResult> {
     const exec = ctx.db;
     const opts = this.readOptions(q, 'GET');
     const { limit, offset } = parsePage(q, ctx.settings);
@@ -97,7 +102,7 @@ export class ResourceService {
     const rows = await exec.query(
       columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, extras, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,
     );
-    const results = await representer.represent(def, rows, opts);
+    const results = await representer.represent(def, rows, opts, asWritten);
     let count: number;
     if (counting) count = Number((await counting)[0].n);
     else if (limit === null) count = rows.length; // every row is on the page

@@ -212,6 +212,34 @@ function verified(encode: Encoder): Encoder {
   };
 }
 
+/** Where a list of representations made as it is written keeps what makes them (see `asWritten`). */
+const AS_WRITTEN = Symbol('netkeel.asWritten');
+
+interface AsWritten {
+  make: (source: never) => Record<string, unknown>;
+  encode: Encoder;
+}
+
+/**
+ * A list that stands for the representations of `sources` (rows), each made from its source only
+ * as the list is written (json-body: made, encoded, written, and dropped at once), for a response
+ * body that is only written. A page's representations then die young, one at a time, instead of
+ * all living until the last is written: every collection of V8's young generation meanwhile copied
+ * all of those made so far (~12 % of a 1,000-object page's CPU). The list holds the sources;
+ * anything else that reads it must take `representations(list)`.
+ */
+export function asWritten<S extends object>(sources: S[], make: (source: S) => Record<string, unknown>, encode: Encoder): Record<string, unknown>[] {
+  const list = sources.slice() as unknown as Record<string, unknown>[];
+  Object.defineProperty(list, AS_WRITTEN, { value: { make, encode } satisfies AsWritten });
+  return withEncoder(list, (source) => encode(make(source as unknown as S)));
+}
+
+/** The representations a list stands for: those of a list made `asWritten`, made now (with their encoder); any other list as it is. */
+export function representations<T>(list: T[]): T[] {
+  const deferred = (list as { [AS_WRITTEN]?: AsWritten })[AS_WRITTEN];
+  return deferred ? (withEncoder(list.map((s) => deferred.make(s as never)), deferred.encode) as T[]) : list;
+}
+
 /** Marks a list of representations with the encoder of its items (kept off its enumerable keys). */
 export function withEncoder<T extends object[]>(list: T, encode: Encoder | undefined): T {
   if (encode) Object.defineProperty(list, JSON_ENCODER, { value: encode });

@@ -9,7 +9,7 @@ import { unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
-import { compileEncoder, isPlain, nestedIn, ValueKind, withEncoder } from './json-encoder';
+import { asWritten, compileEncoder, isPlain, nestedIn, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { ancestryOfPage, COUNT_COLUMN, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
@@ -45,10 +45,13 @@ export class Representer {
     readonly exec: Executor,
   ) {}
 
-  async represent(def: ResourceDefinition, rows: Row[], opts: ReadOptions): Promise<Obj[]> {
+  /** `onlyWritten`: for a body only written (a list page), each made as it is written (`asWritten`). */
+  async represent(def: ResourceDefinition, rows: Row[], opts: ReadOptions, onlyWritten = false): Promise<Obj[]> {
     const batch = await this.load(def, rows, opts.depth, true, opts);
-    const out = rows.map((r) => this.serialize(batch, r, opts));
-    return withEncoder(out, batch.encode);
+    if (!onlyWritten || rows.length < 2) return withEncoder(rows.map((r) => this.serialize(batch, r, opts)), batch.encode);
+    const first = this.serialize(batch, rows[0], opts); // gives the batch its template and encoder
+    const make = (r: Row) => (r === rows[0] ? first : this.serialize(batch, r, opts));
+    return batch.encode ? asWritten(rows, make, batch.encode) : rows.map(make);
   }
 
   /** Fields visible in the request's API version. */
