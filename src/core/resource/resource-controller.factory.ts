@@ -106,7 +106,7 @@ export function createResourceController(def: ResourceDefinition): Type<unknown>
       const exported = await listExport(ctx, this.service, def, q);
       if (exported) return exported;
       if (wantsCsv(req)) return this.csv.exportList(ctx, def, q);
-      // Only written as the response (the browsable page reads it through `representations`).
+      // Only written as the response (the browsable page reads it through `withRepresentations`).
       return this.service.list(ctx, def, q, req.path, undefined, true);
     }
 

@@ -60,8 +60,8 @@ export class ResourceService {
 
   /**
    * A page of `def`'s objects. `asWritten`: for a page that is only written as the response (the
-   * generated list routes), its results are made as they are written (Representer.represent's `onlyWritten`);
-   * anything else that reads them takes `representations(results)`.
+   * generated list routes), its results are made as they are written (Representer.represent's
+   * `onlyWritten`); anything else that reads them takes `representations(results)`.
    */
   async list(ctx: RequestContext, def: ResourceDefinition, q: Query, path: string, within?: Sql, asWritten = false): Promise<ListResult> {
     const exec = ctx.db;

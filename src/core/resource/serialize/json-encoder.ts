@@ -225,7 +225,7 @@ interface AsWritten {
  * as the list is written (json-body: made, encoded, written, and dropped at once), for a response
  * body that is only written. A page's representations then die young, one at a time, instead of
  * all living until the last is written: every collection of V8's young generation meanwhile copied
- * all of those made so far (~12 % of a 1,000-object page's CPU). The list holds the sources;
+ * all of those made so far (3-12 % of a 1,000-object page's server CPU). The list holds the sources;
  * anything else that reads it must take `representations(list)`.
  */
 export function asWritten<S extends object>(sources: S[], make: (source: S) => Record<string, unknown>, encode: Encoder): Record<string, unknown>[] {
