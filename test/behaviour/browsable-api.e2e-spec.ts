@@ -49,6 +49,23 @@ eachDatabase('browsable API and sessions', (t) => {
     expect(html.text).toContain('&lt;script&gt;');
   });
 
+  // A list route's page is made as it is written (json-encoder's asWritten); the browsable page
+  // reads it instead, and must show the representations, not the rows they are made from.
+  it('shows a list page of several objects as their representations', async () => {
+    const cookie = cookiesOf(await login('admin', ADMIN_PASSWORD)).join('; ');
+    await t().post('/api/tenancy/tenants/', [{ name: 'shown-a' }, { name: 'shown-b' }]).expect(201);
+    const json = await t().get('/api/tenancy/tenants/?name=shown-a&name=shown-b').expect(200);
+    expect(json.body.results).toHaveLength(2);
+    const html = await t().http.get('/api/tenancy/tenants/?name=shown-a&name=shown-b').set('Accept', BROWSER).set('Cookie', cookie).expect(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    for (const o of json.body.results as { id: string; notes_url: string }[]) {
+      expect(html.text).toContain(`&quot;${o.id}&quot;`);
+      expect(html.text).toContain(o.notes_url);
+    }
+    expect(html.text.match(/&quot;natural_slug&quot;/g)).toHaveLength(2);
+    expect(html.text).not.toContain('tenant_group_id');
+  });
+
   it('requires the CSRF token for writes made with the session cookie', async () => {
     const res = await login('admin', ADMIN_PASSWORD);
     const cookies = cookiesOf(res);

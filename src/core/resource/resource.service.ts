@@ -140,8 +140,9 @@ export class ResourceService {
       statement = await this.renderedOne(ctx, exec, def, action, extras, parseUuid(idOrKey));
     } else {
       const visible = await visibleRows(ctx, exec, def, 't', action);
+      const byId = isUuid(idOrKey);
       let match;
-      if (isUuid(idOrKey)) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
+      if (byId) match = sql`${ident('t', 'id')} = ${parseUuid(idOrKey)}`;
       else {
         const constraint = naturalKeyConstraint(def, parseNaturalKey(idOrKey));
         if (!constraint) throw this.notFound(def);
@@ -149,7 +150,7 @@ export class ResourceService {
           throw this.notFound(def);
         });
       }
-      statement = oneStatement(exec, visible.from(match), lock, extras, isUuid(idOrKey));
+      statement = oneStatement(exec, visible.from(match), lock, extras, byId);
     }
     const rows = await exec.query(statement);
     if (rows.length !== 1) throw this.notFound(def);
