@@ -227,6 +227,53 @@ function pgColumnArray(rows: readonly (readonly unknown[])[], i: number, type: C
   return sql`CAST(${pgArrayLiteral(rows, i)} AS ${raw(pgType(type))}[])`;
 }
 
+/** What `sameValue` answers for a column whose rows differ. */
+const VARYING = Symbol('varying');
+
+/**
+ * The one value column `i` holds in every row, or VARYING: primitives equal, times of the same
+ * instant, JSON of the same text; any other object only when it is the same object.
+ */
+function sameValue(rows: readonly (readonly unknown[])[], i: number): unknown {
+  const first = rows[0][i] ?? null;
+  for (let r = 1; r < rows.length; r++) {
+    const v = rows[r][i] ?? null;
+    if (v === first) continue;
+    if (v instanceof Date && first instanceof Date && v.getTime() === first.getTime()) continue;
+    if (v instanceof JsonText && first instanceof JsonText && v.text === first.text) continue;
+    return VARYING;
+  }
+  return first;
+}
+
+/**
+ * PostgreSQL's multi-row INSERT: `(<columns>) SELECT ... FROM unnest(<one array per column>)`,
+ * one parameter per column however many rows (binding a thousand rows of separate parameters
+ * costs the server tens of milliseconds). A column that holds one value in every row (a bulk
+ * request's times, type, status, parent; a change record's user, request and action; a column
+ * of nulls) is that value once, not an array of it: neither netkeel nor the server then makes
+ * or reads a thousand copies. One row, or rows that differ in no column, select no arrays.
+ */
+function pgInsertRows(columns: readonly string[], types: readonly ColumnType[], rows: readonly (readonly unknown[])[]): Sql {
+  const names = join(columns.map((c) => ident(c)));
+  if (!rows.length) return sql`(${names}) SELECT * FROM unnest(${join(columns.map((_, i) => pgColumnArray(rows, i, types[i])))})`;
+  const selected: Sql[] = [];
+  const arrays: Sql[] = [];
+  const aliases: Sql[] = [];
+  columns.forEach((_, i) => {
+    const type = raw(pgType(types[i]));
+    const v = sameValue(rows, i);
+    if (v === VARYING) {
+      const alias = `c${i}`;
+      arrays.push(pgColumnArray(rows, i, types[i]));
+      aliases.push(ident(alias));
+      selected.push(ident('u', alias));
+    } else selected.push(v === null ? sql`CAST(NULL AS ${type})` : sql`CAST(${pgElementText(v)} AS ${type})`);
+  });
+  const from = arrays.length ? sql` FROM unnest(${join(arrays)}) AS u(${join(aliases)})` : rows.length > 1 ? sql` FROM generate_series(1, ${rows.length})` : sql``;
+  return sql`(${names}) SELECT ${join(selected)}${from}`;
+}
+
 const PG_TYPES: Record<ColumnType, string> = {
   uuid: 'uuid', string: 'varchar', text: 'text', integer: 'integer', bigint: 'bigint', decimal: 'numeric',
   boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea', blob: 'bytea',
@@ -277,8 +324,7 @@ export const postgresDialect: Dialect = {
   // 1,000 change records: ~100 ms parsing and binding, ~30 ms executing), and an array in
   // microseconds. The arrays go as literal text (the same on node-postgres and PGlite), typed by
   // their casts; each is assigned to its column as a value of the column's own type would be.
-  insertRows: (columns, types, rows) =>
-    sql`(${join(columns.map((c) => ident(c)))}) SELECT * FROM unnest(${join(columns.map((_, i) => pgColumnArray(rows, i, types[i])))})`,
+  insertRows: pgInsertRows,
   // Advisory locks are the database's own: other databases of the server do not wait.
   migrationLock: { acquire: `SELECT pg_advisory_lock(hashtext('netkeel_migrations'))`, release: `SELECT pg_advisory_unlock(hashtext('netkeel_migrations'))` },
   errorKind(err) {

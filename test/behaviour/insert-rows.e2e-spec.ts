@@ -56,39 +56,74 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
     await t?.close();
   });
 
-  it('reads back what it wrote', async () => {
-    const d = t.db.dialect;
-    const types = columns.map((c) => c[1]);
-    // JsonText goes as it is (toDb makes JSON of a value, which JsonText already is).
-    const values = rows.map((r) => columns.map(([c, type]) => ((v) => (v instanceof JsonText ? v : d.toDb(v, type)))((r as Record<string, unknown>)[c])));
-    const insert = sql`INSERT INTO ${ident(T)} ${d.insertRows(columns.map((c) => c[0]), types, values)}`;
-    // PostgreSQL: one parameter per column, however many rows; elsewhere one per value.
-    expect(d.render(insert).params).toHaveLength(d.name === 'postgres' ? columns.length : columns.length * rows.length);
-    await t.db.execute(insert);
-    const read = await t.db.query(sql`SELECT *, CASE WHEN ${ident('jt')} IS NULL THEN 1 ELSE 0 END AS ${ident('jt_null')} FROM ${ident(T)} ORDER BY ${ident('id')}`);
+  const d = () => t.db.dialect;
+  const types = columns.map((c) => c[1]);
+  type R = (typeof rows)[number];
+  /** The INSERT of `list`: JsonText goes as it is (toDb makes JSON of a value, which JsonText already is). */
+  const insertOf = (list: R[]) =>
+    sql`INSERT INTO ${ident(T)} ${d().insertRows(
+      columns.map((c) => c[0]),
+      types,
+      list.map((r) => columns.map(([c, type]) => ((v) => (v instanceof JsonText ? v : d().toDb(v, type)))((r as Record<string, unknown>)[c]))),
+    )}`;
+  /** What the table holds, as comparable values, in insertion order (`n`: the index of `s` in texts). */
+  const stored = async () => {
+    const read = await t.db.query(sql`SELECT *, CASE WHEN ${ident('jt')} IS NULL THEN 1 ELSE 0 END AS ${ident('jt_null')} FROM ${ident(T)} ORDER BY ${ident('id')}, ${ident('i')}`);
     const day = (v: unknown) => (v instanceof Date ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}` : v);
-    expect(
-      read.map((r) => ({
-        ...r,
-        b: Number(r.b),
-        d: r.d === null ? null : Number(r.d),
-        f: Boolean(r.f),
-        day: day(r.day),
-        at: new Date(r.at as string).toISOString(),
-        j: typeof r.j === 'string' ? JSON.parse(r.j) : r.j,
-        by: r.by === null ? null : Buffer.from(r.by as Buffer).toString('hex'),
-        jt: Number(r.jt_null) ? undefined : typeof r.jt === 'string' ? JSON.parse(r.jt) : r.jt,
-        jt_null: undefined,
-      })),
-    ).toEqual(
-      rows.map((r) => ({
-        ...r,
-        d: r.d === null ? null : Number(r.d),
-        at: r.at.toISOString(),
-        by: r.by === null ? null : r.by.toString('hex'),
-        jt: document(texts.indexOf(r.s), r.s),
-        jt_null: undefined,
-      })),
-    );
+    return read.map((r) => ({
+      ...r,
+      b: Number(r.b),
+      d: r.d === null ? null : Number(r.d),
+      f: Boolean(r.f),
+      day: day(r.day),
+      at: new Date(r.at as string).toISOString(),
+      j: typeof r.j === 'string' ? JSON.parse(r.j) : r.j,
+      by: r.by === null ? null : Buffer.from(r.by as Buffer).toString('hex'),
+      jt: Number(r.jt_null) ? undefined : typeof r.jt === 'string' ? JSON.parse(r.jt) : r.jt,
+      jt_null: undefined,
+    }));
+  };
+  const expected = (list: R[]) =>
+    list.map((r) => ({
+      ...r,
+      d: r.d === null ? null : Number(r.d),
+      at: r.at.toISOString(),
+      by: r.by === null ? null : r.by.toString('hex'),
+      jt: r.jt === null ? undefined : JSON.parse(r.jt.text),
+      jt_null: undefined,
+    }));
+  beforeEach(() => t.db.execute(sql`DELETE FROM ${ident(T)}`));
+
+  it('reads back what it wrote', async () => {
+    const insert = insertOf(rows);
+    // PostgreSQL: one parameter per column, however many rows; elsewhere one per value.
+    expect(d().render(insert).params).toHaveLength(d().name === 'postgres' ? columns.length : columns.length * rows.length);
+    await t.db.execute(insert);
+    expect(await stored()).toEqual(expected(rows));
+    expect((await stored()).map((r) => r.jt)).toEqual(texts.map((s, n) => document(n, s)));
+  });
+
+  it('stores a column of one value in every row, or of nulls, in every row', async () => {
+    // Every column but the id holds row 5's value in every row ("spaced" text, JSON's null
+    // beside SQL NULL in j/jt, bytes), then row 4's (NULLs where row 5 has values).
+    for (const from of [5, 4, 2]) {
+      await t.db.execute(sql`DELETE FROM ${ident(T)}`);
+      const same = rows.map((r) => ({ ...rows[from], id: r.id, at: new Date(rows[from].at.getTime()), jt: rows[from].jt && new JsonText(rows[from].jt!.text) }));
+      const insert = insertOf(same);
+      // PostgreSQL: the ids' array, every other column's value once (a null is no parameter).
+      const valued = columns.filter(([c]) => c !== 'id' && (same[0] as Record<string, unknown>)[c] !== null);
+      if (d().name === 'postgres') expect(d().render(insert).params).toHaveLength(1 + valued.length);
+      await t.db.execute(insert);
+      expect(await stored()).toEqual(expected(same));
+    }
+  });
+
+  it('stores one row, and rows that differ in no column', async () => {
+    await t.db.execute(insertOf([rows[0]]));
+    expect(await stored()).toEqual(expected([rows[0]]));
+    await t.db.execute(sql`DELETE FROM ${ident(T)}`);
+    const twins = [rows[3], rows[3], rows[3]];
+    await t.db.execute(insertOf(twins));
+    expect(await stored()).toEqual(expected(twins));
   });
 });

@@ -296,6 +296,23 @@ export function ownMap<T>(record: Record<string, T>): Record<string, T> {
 /** The app-relative path of a model's list endpoint: `/api/<app>/<slug>/` (`/api/plugins/<base_url>/<slug>/` for a plugin's). */
 export const listPath = (def: ResourceDefinition) => `/api/${def.apiBase ?? def.app}/${def.slug}/`;
 
+/** Field lists by definition, see fieldList. */
+const FIELD_LISTS = new WeakMap<ResourceDefinition, readonly Field[]>();
+
+/**
+ * The model's fields in order, made once: `Object.values` of its fields (a map without a
+ * prototype, which V8 keeps as a dictionary) was ~1.5 µs each time, and a bulk write of 1,000
+ * objects asks for it per object. The registry forgets the list when an extension adds a field.
+ */
+export function fieldList(def: ResourceDefinition): readonly Field[] {
+  let list = FIELD_LISTS.get(def);
+  if (!list) FIELD_LISTS.set(def, (list = Object.values(def.fields)));
+  return list;
+}
+
+/** Drops the model's field list: its fields changed. */
+export const forgetFieldList = (def: ResourceDefinition): void => void FIELD_LISTS.delete(def);
+
 /** Object types by definition: asked for several times per represented object, built once. */
 const OBJECT_TYPES = new WeakMap<ResourceDefinition, string>();
 

@@ -1,5 +1,5 @@
 import type { TableSchema } from '../../database/schema/schema';
-import { nameField, objectType, ownMap, ResourceDefinition } from './definition';
+import { forgetFieldList, nameField, objectType, ownMap, ResourceDefinition } from './definition';
 import type { ModelExtension } from './extension';
 import type { ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
 import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
@@ -68,7 +68,10 @@ export class ResourceRegistry {
     const taken = this.extensions.filter((e) => takes(def, e));
     this.extensionsByDef.set(def, taken);
     for (const e of taken) {
-      for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) def.fields[name] = nameField(name, { ...f });
+      for (const [name, f] of Object.entries(e.fields?.(def, (t) => this.get(t)) ?? {})) if (!def.fields[name]) {
+        def.fields[name] = nameField(name, { ...f });
+        forgetFieldList(def);
+      }
       for (const [alias, target] of Object.entries(e.filterAliases ?? {})) {
         def.filterAliases ??= ownMap({});
         if (!Object.hasOwn(def.filterAliases, alias)) def.filterAliases[alias] = target;

@@ -110,7 +110,8 @@ export class ResourceWriter {
     for (const item of items) {
       let values: Row;
       if (blank) {
-        values = { ...blank.template };
+        values = {};
+        for (let i = 0; i < blank.columns.length; i++) values[blank.columns[i]] = blank.values[i];
         values.id = item.id;
         for (const f of blank.computed) values[f.column] = defaultFor(f);
       } else values = item.existing ? storedValues(def, item.existing) : {};
@@ -199,14 +200,20 @@ export const deriveObjects = (w: WriteContext, def: ResourceDefinition, rows: Ro
  * for each row (a function), and those populated from the others when left empty.
  */
 interface BlankRow {
-  template: Row;
+  /**
+   * Its columns and their values, set one by one into a new object for each row: a copy by
+   * spread of a template row of this many properties (one V8 keeps as a dictionary) took 5-8 µs
+   * a row, a tenth of that this way.
+   */
+  columns: string[];
+  values: unknown[];
   computed: ScalarField[];
   populated: ScalarField[];
 }
 
 const blankRows = new WeakMap<ResourceDefinition, BlankRow>();
 
-/** The model's blank row, made once: a bulk create copies it (an object of fast properties) for each of its rows. */
+/** The model's blank row, made once: a create makes each of its rows from it. */
 function blankRow(def: ResourceDefinition): BlankRow {
   let blank = blankRows.get(def);
   if (blank) return blank;
@@ -222,7 +229,7 @@ function blankRow(def: ResourceDefinition): BlankRow {
     else if (f.kind === 'composite') for (const c of f.columns) template[c] = null;
     else if (f.kind === 'gfk') template[f.typeColumn] = template[f.idColumn] = null;
   }
-  blank = { template, computed, populated };
+  blank = { columns: Object.keys(template), values: Object.values(template), computed, populated };
   blankRows.set(def, blank);
   return blank;
 }

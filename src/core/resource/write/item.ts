@@ -1,6 +1,6 @@
 import type { Executor, Row } from '../../../database/db';
 import type { RequestContext } from '../../context';
-import type { ResourceDefinition, WriteContext } from '../definition';
+import { fieldList, type ResourceDefinition, type WriteContext } from '../definition';
 import type { FieldErrors } from '../errors';
 import type { ModelExtension } from '../extension';
 import type { ForeignKeyField, GenericForeignKeyField, ManyToManyField } from '../fields';
@@ -77,7 +77,7 @@ export function rowsPerStatement(perRow: number): number {
 /** A stored row with JSON columns parsed (MariaDB returns them as text), for rules to read. */
 export function storedValues(def: ResourceDefinition, row: Row): Row {
   const out = { ...row };
-  for (const f of Object.values(def.fields)) {
+  for (const f of fieldList(def)) {
     if (f.kind === 'scalar' && f.type === 'json' && typeof out[f.column] === 'string') {
       try {
         out[f.column] = JSON.parse(out[f.column]);

@@ -1,6 +1,6 @@
 import { newId } from '../../ids';
 import type { Row } from '../../../database/db';
-import { objectType, ResourceDefinition } from '../definition';
+import { fieldList, objectType, ResourceDefinition } from '../definition';
 import { fieldInVersion, fieldRequired, type Field } from '../fields';
 import { isUuid, parseUuid, ValueError } from '../query/values';
 import { addError, NOT_NULL, parseCompositeInput, parseScalarInput, REQUIRED, writable } from '../serialize/input';
@@ -21,10 +21,9 @@ export function parse(run: WriteRun, def: ResourceDefinition, input: Record<stri
     } else addError(item.errors, 'id', 'Must be a valid UUID.');
   }
   const full = mode !== 'patch';
-  for (const f of Object.values(def.fields)) {
+  for (const f of fieldList(def)) {
     if (!writable(f) || !fieldInVersion(f, run.ctx.apiVersion)) continue;
-    const keys = f.kind === 'gfk' ? [f.typeKey!, f.idKey!, f.name] : [f.name];
-    const present = keys.some((k) => k in input);
+    const present = f.name in input || (f.kind === 'gfk' && (f.typeKey! in input || f.idKey! in input));
     if (!present) {
       const hasDefault = mode === 'create' && f.kind === 'fk' && !!f.default;
       if (full && fieldRequired(f, run.ctx.apiVersion) && !hasDefault) addError(item.errors, f.kind === 'gfk' ? f.typeKey! : f.name, REQUIRED);
