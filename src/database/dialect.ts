@@ -1,20 +1,10 @@
 import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } from './sql';
+import { JsonText, type ColumnType } from './column-values';
+import { PG_TYPES, pgInsertRows } from './pg-insert-rows';
+
+export { JsonText, type ColumnType } from './column-values';
 
 export type DialectName = 'postgres' | 'mysql';
-
-/** Column storage kinds the engine needs to cast or compare portably. */
-export type ColumnType = 'uuid' | 'string' | 'text' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'bytes' | 'blob';
-
-/**
- * JSON text this program made (JSON.stringify, a compiled encoder), for a JSON column: well-formed
- * by construction, so a multi-row INSERT may carry it inside a larger JSON document as it is (on
- * PostgreSQL a column of these is one jsonb array, not an array literal escaping every quote of
- * every document: a bulk request's change records, ~8 ms of JavaScript and ~6 ms of database
- * time per 1,000). Only insertRows takes it.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
 
 /**
  * Everything that differs between PostgreSQL (and PGlite) and MySQL/MariaDB. The rest of the
@@ -176,113 +166,6 @@ function driverCode(err: unknown): { code?: string; errno?: number; message: str
   const e = err as { driverError?: unknown; code?: string; errno?: number; message?: string };
   const d = (e?.driverError ?? e) as { code?: string; errno?: number; message?: string };
   return { code: d?.code ?? e?.code, errno: d?.errno ?? e?.errno, message: String(d?.message ?? e?.message ?? '') };
-}
-
-/** A value's text inside a PostgreSQL array literal, before quoting (as node-postgres would bind it alone). */
-function pgElementText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v instanceof JsonText) return v.text;
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'invalid date' : v.toISOString();
-  if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
-
-/** Characters JSON.stringify escapes besides `"` and `\`. */
-const ESCAPED_OTHERWISE_BY_JSON = /[\u0000-\u001f\ud800-\udfff]/;
-
-/** Column `i` of `rows` as a PostgreSQL array literal of quoted elements (NULL for null). */
-function pgArrayLiteral(rows: readonly (readonly unknown[])[], i: number): string {
-  const parts = new Array<string>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const v = rows[r][i];
-    if (v === null || v === undefined) {
-      parts[r] = 'NULL';
-      continue;
-    }
-    const text = pgElementText(v);
-    // An element is quoted with `"` and `\` escaped by a backslash, which is what JSON.stringify
-    // makes of a text without control characters or surrogates (it escapes those as `\n`,
-    // `\u...`, which an array literal would read as `n`, `u...`), and 3-4x faster than a
-    // replace on the long JSON texts of change records.
-    parts[r] = ESCAPED_OTHERWISE_BY_JSON.test(text) ? '"' + text.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"' : JSON.stringify(text);
-  }
-  return '{' + parts.join(',') + '}';
-}
-
-/**
- * Column `i` of `rows` as an array for unnest: an array literal cast to the column's type, or for
- * a JSON column of JsonText (and nulls) a jsonb document of them, `[[doc], [], ...]` (an empty
- * list reads as SQL NULL, a document as itself, even JSON's null), taken apart in order.
- */
-function pgColumnArray(rows: readonly (readonly unknown[])[], i: number, type: ColumnType): Sql {
-  if (type === 'json' && rows.every((r) => r[i] === null || r[i] === undefined || r[i] instanceof JsonText)) {
-    const parts = new Array<string>(rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const v = rows[r][i];
-      parts[r] = v instanceof JsonText ? `[${v.text}]` : '[]';
-    }
-    return sql`ARRAY(SELECT e.value -> 0 FROM jsonb_array_elements(CAST(${`[${parts.join(',')}]`} AS jsonb)) WITH ORDINALITY e ORDER BY e.ordinality)`;
-  }
-  return sql`CAST(${pgArrayLiteral(rows, i)} AS ${raw(pgType(type))}[])`;
-}
-
-/** What `sameValue` answers for a column whose rows differ. */
-const VARYING = Symbol('varying');
-
-/**
- * The one value column `i` holds in every row, or VARYING: primitives equal, times of the same
- * instant, JSON of the same text; any other object only when it is the same object.
- */
-function sameValue(rows: readonly (readonly unknown[])[], i: number): unknown {
-  const first = rows[0][i] ?? null;
-  for (let r = 1; r < rows.length; r++) {
-    const v = rows[r][i] ?? null;
-    if (v === first) continue;
-    if (v instanceof Date && first instanceof Date && v.getTime() === first.getTime()) continue;
-    if (v instanceof JsonText && first instanceof JsonText && v.text === first.text) continue;
-    return VARYING;
-  }
-  return first;
-}
-
-/**
- * PostgreSQL's multi-row INSERT: `(<columns>) SELECT ... FROM unnest(<one array per column>)`,
- * one parameter per column however many rows (binding a thousand rows of separate parameters
- * costs the server tens of milliseconds). A column that holds one value in every row (a bulk
- * request's times, type, status, parent; a change record's user, request and action; a column
- * of nulls) is that value once, not an array of it: neither netkeel nor the server then makes
- * or reads a thousand copies. One row, or rows that differ in no column, select no arrays.
- */
-function pgInsertRows(columns: readonly string[], types: readonly ColumnType[], rows: readonly (readonly unknown[])[]): Sql {
-  const names = join(columns.map((c) => ident(c)));
-  if (!rows.length) return sql`(${names}) SELECT * FROM unnest(${join(columns.map((_, i) => pgColumnArray(rows, i, types[i])))})`;
-  const selected: Sql[] = [];
-  const arrays: Sql[] = [];
-  const aliases: Sql[] = [];
-  columns.forEach((_, i) => {
-    const type = raw(pgType(types[i]));
-    const v = sameValue(rows, i);
-    if (v === VARYING) {
-      const alias = `c${i}`;
-      arrays.push(pgColumnArray(rows, i, types[i]));
-      aliases.push(ident(alias));
-      selected.push(ident('u', alias));
-    } else selected.push(v === null ? sql`CAST(NULL AS ${type})` : sql`CAST(${pgElementText(v)} AS ${type})`);
-  });
-  const from = arrays.length ? sql` FROM unnest(${join(arrays)}) AS u(${join(aliases)})` : rows.length > 1 ? sql` FROM generate_series(1, ${rows.length})` : sql``;
-  return sql`(${names}) SELECT ${join(selected)}${from}`;
-}
-
-const PG_TYPES: Record<ColumnType, string> = {
-  uuid: 'uuid', string: 'varchar', text: 'text', integer: 'integer', bigint: 'bigint', decimal: 'numeric',
-  boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'jsonb', bytes: 'bytea', blob: 'bytea',
-};
-
-function pgType(t: ColumnType): string {
-  const name = PG_TYPES[t];
-  if (!name) throw new Error(`no PostgreSQL type for a column of type ${String(t)}`);
-  return name;
 }
 
 /** Text in PostgreSQL's ICU root collation (Unicode case rules; PGlite and server builds have it). */
