@@ -190,7 +190,11 @@ export interface CsvPart {
   columns(x: ExtensionContext): Promise<ExtensionCsvColumn[]>;
   /** The cell of one object, from its representation. */
   cell(column: ExtensionCsvColumn, representation: Record<string, unknown>): string;
-  /** Whether a header is the extension's; if so, puts its value into the input object. */
+  /**
+   * Whether a header is the extension's; if so, puts its value into the input object. Whether it
+   * is must depend on the header alone, not the cell: an import asks with its first row, then
+   * gives the extension only its own columns' cells.
+   */
   read(header: string, raw: string, input: Record<string, unknown>, x: ExtensionContext): Promise<boolean> | boolean;
 }
 

@@ -45,7 +45,8 @@ export function stripMarks(g: Record<string, unknown>): Record<string, unknown> 
     for (const [k, x] of Object.entries(v)) o[k] = x && typeof x === 'object' && empty(x) ? null : collapse(x);
     return o;
   };
-  return collapse(JSON.parse(JSON.stringify(g))) as Record<string, unknown>;
+  // Plain objects come out: the groups' (without a prototype) and their mark are left behind.
+  return collapse(g) as Record<string, unknown>;
 }
 
 /** A value as a CSV cell: booleans as True/False, lists comma-joined, choices by value, related objects by id, objects as JSON. */

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import { BadRequestError } from '../errors';
-import type { ExtensionContext } from '../extension';
+import type { ExtensionContext, ModelExtension } from '../extension';
 import type { Field } from '../fields';
 import { isUuid } from '../query/values';
 import { allNoObject, importedCell, jsonValue, listValue, NO_OBJECT, NULL, setPath, stripMarks } from './csv-cells';
@@ -39,33 +39,51 @@ export async function parseCsv(ctx: RequestContext, def: ResourceDefinition, buf
     seen.set(h, i);
   });
   if (records.length < 2) throw new BadRequestError('The CSV has a header row but no data rows.');
-  const x = { ctx, exec: ctx.db, def };
+  const read = rowReader({ ctx, exec: ctx.db, def }, header);
   const out: Record<string, unknown>[] = [];
   // Cells come back as they were before the export neutralised formulas (exportedCell).
-  for (const cells of records.slice(1)) out.push(await rowToInput(x, header, cells.map(importedCell)));
+  for (let r = 1; r < records.length; r++) out.push(await read(records[r].map(importedCell)));
   return out;
 }
 
-async function rowToInput(x: ExtensionContext, header: string[], cells: string[]): Promise<Record<string, unknown>> {
-  const { def } = x;
-  const out: Record<string, unknown> = {};
-  const groups = new Map<string, Record<string, unknown>>();
-  const extensions = x.ctx.registry.extensionsOf(def).filter((e) => e.csv);
-  for (const [i, h] of header.entries()) {
-    const raw = cells[i];
-    // An extension's column (cf_<key>).
-    let taken = false;
-    for (const e of extensions) if (!taken) taken = await e.csv!.read(h, raw, out, x);
-    if (taken) continue;
-    readCell(def, h, raw, out, groups);
-  }
-  for (const [name, g] of groups) {
-    // A related object the exporter could not view is written as its id in the first column.
-    const first = Object.values(g)[0];
-    if (typeof first === 'string' && isUuid(first)) out[name] = first;
-    else out[name] = allNoObject(g) ? null : stripMarks(g);
-  }
-  return out;
+/** Puts one cell of a column into the input object (related objects gathered per field in `groups`). */
+type CellReader = (raw: string, out: Record<string, unknown>, groups: Map<string, Record<string, unknown>>) => void;
+
+/**
+ * Reads the rows under one header into input objects. What each column is (an extension's, a
+ * field's, a related object's attribute) is worked out once, not per cell: an extension's
+ * columns from the first row (whether a header is an extension's depends on the header alone),
+ * the model's own from the header.
+ */
+function rowReader(x: ExtensionContext, header: string[]): (cells: string[]) => Promise<Record<string, unknown>> {
+  const extensions = x.ctx.registry.extensionsOf(x.def).filter((e) => e.csv);
+  const own = header.map((h) => cellReader(x.def, h));
+  /** Per column, the extension that reads it, or null: the model's own. */
+  let owners: (ModelExtension | null)[] | undefined;
+  return async (cells) => {
+    const out: Record<string, unknown> = {};
+    const groups = new Map<string, Record<string, unknown>>();
+    const first = !owners;
+    owners ??= [];
+    for (let i = 0; i < header.length; i++) {
+      const raw = cells[i];
+      if (first) {
+        owners[i] = null;
+        for (const e of extensions) if (await e.csv!.read(header[i], raw, out, x)) {
+          owners[i] = e;
+          break;
+        }
+      } else if (owners[i]) await owners[i]!.csv!.read(header[i], raw, out, x);
+      if (!owners[i]) own[i](raw, out, groups);
+    }
+    for (const [name, g] of groups) {
+      // A related object the exporter could not view is written as its id in the first column.
+      const first = Object.values(g)[0];
+      if (typeof first === 'string' && isUuid(first)) out[name] = first;
+      else out[name] = allNoObject(g) ? null : stripMarks(g);
+    }
+    return out;
+  };
 }
 
 function cellValue(f: Field, raw: string): unknown {
@@ -87,31 +105,32 @@ function cellValue(f: Field, raw: string): unknown {
   }
 }
 
-/** One cell of the model's own columns into the input object (related objects gathered per field in `groups`). */
-function readCell(def: ResourceDefinition, h: string, raw: string, out: Record<string, unknown>, groups: Map<string, Record<string, unknown>>): void {
+/** How a column of the model's own (not an extension's) is read. */
+function cellReader(def: ResourceDefinition, h: string): CellReader {
   const [head, ...rest] = h.split('__');
   const f = def.fields[head];
   if (h === 'id') {
-    if (raw) out.id = raw;
-    return;
+    return (raw, out) => {
+      if (raw) out.id = raw;
+    };
   }
   if (!f) {
     // `<gfk>_type` / `<gfk>_id` columns.
     const g = Object.values(def.fields).find((x) => x.kind === 'gfk' && (h === x.typeKey! || h === x.idKey!));
-    if (g) out[h] = raw === '' || raw === NULL ? null : raw;
-    return;
+    return g ? (raw, out) => void (out[h] = raw === '' || raw === NULL ? null : raw) : () => undefined;
   }
-  if (f.readOnly && f.kind !== 'composite') return;
+  if (f.readOnly && f.kind !== 'composite') return () => undefined;
   if (rest.length && (f.kind === 'fk' || f.kind === 'gfk')) {
-    // A generic relation's columns for other types' natural keys are empty.
-    if (f.kind === 'gfk' && raw === '') return;
-    const g = groups.get(head) ?? Object.create(null);
-    setPath(g, rest, raw === NULL || raw === NO_OBJECT ? null : raw, raw === NO_OBJECT);
-    groups.set(head, g);
-    return;
+    return (raw, _out, groups) => {
+      // A generic relation's columns for other types' natural keys are empty.
+      if (f.kind === 'gfk' && raw === '') return;
+      const g = groups.get(head) ?? Object.create(null);
+      setPath(g, rest, raw === NULL || raw === NO_OBJECT ? null : raw, raw === NO_OBJECT);
+      groups.set(head, g);
+    };
   }
-  if (rest.length) return;
-  out[head] = cellValue(f, raw);
+  if (rest.length) return () => undefined;
+  return (raw, out) => void (out[head] = cellValue(f, raw));
 }
 
 /**
@@ -127,5 +146,5 @@ export async function formToInput(ctx: RequestContext, def: ResourceDefinition, 
     if (seen.has(k)) throw new BadRequestError(`The form has the field "${k}" twice.`);
     seen.add(k);
   }
-  return rowToInput({ ctx, exec: ctx.db, def }, kept.map(([k]) => k), kept.map(([, v]) => v));
+  return rowReader({ ctx, exec: ctx.db, def }, kept.map(([k]) => k))(kept.map(([, v]) => v));
 }
