@@ -4,6 +4,7 @@ import { ChangeFeed, TableWatch } from './change-feed';
 import type { Dialect } from './dialect';
 import { MysqlStatements } from './mysql-statements';
 import { PreparedStatements } from './prepared';
+import { pgArrayParam } from './pg-arrays';
 import { Sql } from './sql';
 
 export type Row = Record<string, any>;
@@ -219,6 +220,7 @@ async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?
   if (touched) for (const w of touched) w.changed();
   try {
     if (db.mysql) return await db.mysql.run(qr, text, params, prepare);
+    for (let i = 0; i < params.length; i++) if (Array.isArray(params[i])) params[i] = pgArrayParam(params[i] as unknown[]);
     if (prepare && db.prepared instanceof PreparedStatements) return await db.prepared.run(qr, text, params);
     const res = await qr.query(text, params, true);
     return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };

@@ -1,6 +1,6 @@
 import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } from './sql';
 import { JsonText, type ColumnType } from './column-values';
-import { PG_TYPES, pgInsertRows } from './pg-insert-rows';
+import { PG_TYPES, pgInsertRows } from './pg-arrays';
 
 export { JsonText, type ColumnType } from './column-values';
 

@@ -1,14 +1,15 @@
 import { startApp, TestApp } from '../../src/core/testing/harness';
 import { testDatabases } from '../../src/database/test-servers';
 import { JsonText, type ColumnType } from '../../src/database/dialect';
-import { ident, raw, sql } from '../../src/database/sql';
+import { ident, inList, raw, sql } from '../../src/database/sql';
 
 /**
  * A multi-row INSERT (Dialect.insertRows: on PostgreSQL and PGlite one array literal per column,
  * elsewhere a VALUES list) stores every value of every storage type as it was given: text that
  * an array literal must quote or escape, NULL beside the text "NULL", empty and non-ASCII text,
  * times, JSON, bytes; and JSON text made by netkeel (JsonText: on PostgreSQL one jsonb document
- * per column), SQL NULL beside JSON's null.
+ * per column), SQL NULL beside JSON's null. And a list of values a statement binds (on PostgreSQL
+ * one array parameter, its literal written by netkeel where no element needs quoting).
  */
 describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (kind) => {
   let t: TestApp;
@@ -116,6 +117,19 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
       await t.db.execute(insert);
       expect(await stored()).toEqual(expected(same));
     }
+  });
+
+  it('finds rows by a list of values bound as one array (PostgreSQL) or IN (...), quoted or not', async () => {
+    const safe = ['plain', 'x.y:z+1-2_3', rows[4].id];
+    const needing = ['NULL', 'null', 'a"b\\c{d},e} NULL', ' spaced ', '', '{}', "it's"];
+    await t.db.execute(insertOf(rows));
+    await t.db.execute(insertOf(['plain', 'x.y:z+1-2_3', 'null'].map((s, n) => ({ ...rows[0], id: `00000000-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`, s }))));
+    const found = async (values: string[]) => (await t.db.query<{ s: string }>(sql`SELECT ${ident('s')} FROM ${ident(T)} WHERE ${inList(ident('s'), values)}`)).map((r) => r.s).sort();
+    const byId = async (values: string[]) => (await t.db.query<{ id: string }>(sql`SELECT ${ident('id')} FROM ${ident(T)} WHERE ${inList(ident('id'), values)}`)).map((r) => r.id);
+    expect(await found(safe)).toEqual(['plain', 'x.y:z+1-2_3']);
+    expect(await byId([rows[4].id, rows[7].id])).toEqual([rows[4].id, rows[7].id]);
+    expect(await found([...safe, ...needing])).toEqual(['NULL', 'null', texts[0], ' spaced ', '', '{}', "it's", 'plain', 'x.y:z+1-2_3'].sort());
+    expect(await found(['null'])).toEqual(['null']);
   });
 
   it('stores one row, and rows that differ in no column', async () => {

@@ -6,7 +6,11 @@ export class ValueError extends Error {}
 
 export const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
+/** A UUID as netkeel writes it (lower case, hyphenated): most that clients send back. */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export function parseUuid(v: unknown): string {
+  if (typeof v === 'string' && CANONICAL_UUID.test(v)) return v;
   const s = typeof v === 'string' ? v.trim() : '';
   if (!UUID_RE.test(s)) throw new ValueError('Must be a valid UUID.');
   const hex = s.replace(/-/g, '').toLowerCase();

@@ -178,11 +178,24 @@ function storedDataPlan(def: ResourceDefinition): StoredDataPlan {
   return plan;
 }
 
+let lastTime = NaN;
+let lastIso = '';
+
+/** A time's ISO text: the last one's again for the same instant (a batch's objects share their created and last_updated). */
+function isoTime(d: Date): string {
+  const t = d.getTime();
+  if (t !== lastTime) {
+    lastIso = d.toISOString();
+    lastTime = t;
+  }
+  return lastIso;
+}
+
 /** A stored value as JSON: times as ISO text, JSON parsed, MySQL's 0/1 as booleans, whole numbers as numbers; bytes are left out. */
 function plain(v: unknown, type: string): unknown {
   if (v === null || v === undefined) return null;
   if (Buffer.isBuffer(v) || v instanceof Uint8Array) return undefined;
-  if (v instanceof Date) return type === 'date' ? v.toISOString().slice(0, 10) : v.toISOString();
+  if (v instanceof Date) return type === 'date' ? isoTime(v).slice(0, 10) : isoTime(v);
   switch (type) {
     case 'json':
       if (typeof v !== 'string') return v;

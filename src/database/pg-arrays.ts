@@ -1,6 +1,7 @@
 /**
- * PostgreSQL's multi-row INSERT (Dialect.insertRows on PostgreSQL and PGlite): the rows' values
- * as one array literal per column, taken apart by unnest.
+ * Arrays bound to PostgreSQL (and PGlite): a multi-row INSERT's values as one array literal per
+ * column, taken apart by unnest (Dialect.insertRows), and a list of values bound as one array
+ * parameter (`= ANY($1)`).
  */
 import { JsonText, type ColumnType } from './column-values';
 import { ident, join, raw, sql, Sql } from './sql';
@@ -13,6 +14,20 @@ function pgElementText(v: unknown): string {
   if (Buffer.isBuffer(v)) return '\\x' + v.toString('hex');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
+}
+
+/** An array element that reads as itself unquoted: no space, quote, brace, comma or backslash. */
+const UNQUOTED_ELEMENT = /^[0-9A-Za-z_.:+-]+$/;
+const NULL_ELEMENT = /^null$/i;
+
+/**
+ * A list bound as one array parameter (`= ANY($1)`): a list of ids (or other texts that need no
+ * quoting) as its array literal, written here in one join; anything else as it is, for
+ * node-postgres to write (which quotes and escapes every element: a few strings each).
+ */
+export function pgArrayParam(values: readonly unknown[]): unknown {
+  for (const v of values) if (typeof v !== 'string' || !UNQUOTED_ELEMENT.test(v) || (v.length === 4 && NULL_ELEMENT.test(v))) return values;
+  return '{' + values.join(',') + '}';
 }
 
 /** Characters JSON.stringify escapes besides `"` and `\`. */
