@@ -106,8 +106,8 @@ export class ReferenceResolver {
       rows.forEach((r) => byId.set(String(r.id), r));
     }
     const lookups = new Map<string, Promise<Row[] | string>>();
-    /** The rows a constraint finds, looked up once per key (`copy`: the constraint copied first, a reference's attributes). */
-    const find = (key: string, constraint: Constraint, copy = false) => {
+    /** Looks up the rows a constraint finds, once per key (`copy`: the constraint copied first, a reference's attributes). */
+    const find = (key: string, constraint: Constraint, copy = false): void => {
       if (!lookups.has(key)) {
         lookups.set(
           key,
@@ -120,28 +120,43 @@ export class ReferenceResolver {
             }),
         );
       }
-      return lookups.get(key)!;
     };
-    return Promise.all(
-      specs.map(async (s): Promise<Row | string> => {
-        if (s.kind === 'id') return byId.get(s.id) ?? `Related object not found using the provided attributes: ${pyRepr({ pk: s.id })}`;
-        if (s.kind === 'attrs') {
-          // A reference's attributes are a map without a prototype (V8 keeps it as a dictionary, slow
-          // to copy): copied once per distinct one, not for each of a bulk request's objects.
-          const attrs = s.attrs;
-          const rows = await find(JSON.stringify(attrs), attrs, true);
-          if (typeof rows === 'string') return rows;
-          if (!rows.length) return `Related object not found using the provided attributes: ${pyRepr(attrs)}`;
-          if (rows.length > 1) return `Multiple objects match the provided attributes: ${pyRepr(attrs)}`;
-          return rows[0];
-        }
+    // Each distinct attribute set or natural key is looked up once, all at the same time; every
+    // spec is then answered from what was found, without a promise of its own (a bulk request
+    // names its status or parent a thousand times).
+    const naturalKeys = new Map<string, string | null>();
+    const keys = specs.map((s): string | null => {
+      if (s.kind === 'attrs') {
+        // A reference's attributes are a map without a prototype (V8 keeps it as a dictionary, slow
+        // to copy): copied once per distinct one, not for each of a bulk request's objects.
+        const key = JSON.stringify(s.attrs);
+        find(key, s.attrs, true);
+        return key;
+      }
+      if (s.kind !== 'natural') return null;
+      let key = naturalKeys.get(s.key);
+      if (key === undefined) {
         const constraint = naturalKeyConstraint(target, s.parts);
-        if (!constraint) return `Related object not found using provided composite-key: ${s.key}`;
-        const rows = await find(`nk:${JSON.stringify(constraint)}`, constraint);
-        if (typeof rows === 'string' || rows.length !== 1) return `Related object not found using provided composite-key: ${s.key}`;
+        key = constraint ? `nk:${JSON.stringify(constraint)}` : null;
+        if (constraint) find(key!, constraint);
+        naturalKeys.set(s.key, key);
+      }
+      return key;
+    });
+    const found = new Map<string, Row[] | string>();
+    await Promise.all([...lookups].map(async ([key, rows]) => found.set(key, await rows)));
+    return specs.map((s, n): Row | string => {
+      if (s.kind === 'id') return byId.get(s.id) ?? `Related object not found using the provided attributes: ${pyRepr({ pk: s.id })}`;
+      const rows = keys[n] === null ? undefined : found.get(keys[n]!);
+      if (s.kind === 'attrs') {
+        if (typeof rows === 'string') return rows;
+        if (!rows?.length) return `Related object not found using the provided attributes: ${pyRepr(s.attrs)}`;
+        if (rows.length > 1) return `Multiple objects match the provided attributes: ${pyRepr(s.attrs)}`;
         return rows[0];
-      }),
-    );
+      }
+      if (rows === undefined || typeof rows === 'string' || rows.length !== 1) return `Related object not found using provided composite-key: ${s.key}`;
+      return rows[0];
+    });
   }
 }
 
