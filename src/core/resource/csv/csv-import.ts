@@ -23,7 +23,7 @@ export async function parseCsv(ctx: RequestContext, def: ResourceDefinition, buf
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let records: string[][];
   try {
-    records = parse(text, { skip_empty_lines: true, relax_column_count: false, bom: true });
+    records = csvRecords(text);
   } catch (e) {
     const err = e as Error & { code?: string; lines?: number; record?: unknown[] };
     const m = /expect (\d+), got (\d+) on line (\d+)/.exec(err.message);
@@ -44,6 +44,21 @@ export async function parseCsv(ctx: RequestContext, def: ResourceDefinition, buf
   // Cells come back as they were before the export neutralised formulas (exportedCell).
   for (let r = 1; r < records.length; r++) out.push(await read(records[r].map(importedCell)));
   return out;
+}
+
+/**
+ * The records of a CSV text (empty lines skipped, every record as long as the first). A text
+ * without quotes or carriage returns (what scripts write) is its lines split at commas, as
+ * csv-parse would read it, in a tenth of the time; anything else, and a text whose records
+ * differ in length (for csv-parse's error), is csv-parse's.
+ */
+export function csvRecords(text: string): string[][] {
+  if (!text.includes('"') && !text.includes('\r')) {
+    const records: string[][] = [];
+    for (const line of text.split('\n')) if (line !== '') records.push(line.split(','));
+    if (records.every((r) => r.length === records[0].length)) return records;
+  }
+  return parse(text, { skip_empty_lines: true, relax_column_count: false, bom: true }) as string[][];
 }
 
 /** Puts one cell of a column into the input object (related objects gathered per field in `groups`). */
