@@ -78,11 +78,11 @@ function rowReader(x: ExtensionContext, header: string[]): (cells: string[]) => 
   return async (cells) => {
     const out: Record<string, unknown> = {};
     const groups = new Map<string, Record<string, unknown>>();
-    const first = !owners;
+    const firstRow = !owners;
     owners ??= [];
     for (let i = 0; i < header.length; i++) {
       const raw = cells[i];
-      if (first) {
+      if (firstRow) {
         owners[i] = null;
         for (const e of extensions) if (await e.csv!.read(header[i], raw, out, x)) {
           owners[i] = e;
