@@ -18,6 +18,10 @@ describe('valueRows', () => {
     expect(postgresDialect.render(insert)).toEqual({ text: 'INSERT INTO "t" ("a", "b") VALUES ($1, $2), ($3, $4) RETURNING "a"', params: ['x', 1, 'y', null] });
     expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: 'WHERE `c` = ? VALUES (?)', params: [0, 'z'] });
   });
+  it("writes a column's wrapping around each of its placeholders", () => {
+    const rows = valueRows([['x', 'j1'], ['y', null]], [null, ['CONVERT(', ' USING utf8mb4)']]);
+    expect(mysqlDialect.render(sql`VALUES ${rows}`)).toEqual({ text: 'VALUES (?, CONVERT(? USING utf8mb4)), (?, CONVERT(? USING utf8mb4))', params: ['x', 'j1', 'y', null] });
+  });
 });
 
 describe('identifiers', () => {
