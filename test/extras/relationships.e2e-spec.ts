@@ -322,14 +322,17 @@ eachDatabase(
       const exported = (await block(tenantUrl(tenants[5]))).csv_rel.destination.objects.map((o: any) => o.id);
       expect(row[header.indexOf('cr_csv_rel__destination')].split(',').sort()).toEqual(ids([groups[0], groups[1]]));
       expect(exported).toHaveLength(2);
+      // Every row's relationship cell is read, not only the first's (an import works out once what each column is).
       const imported = (
         await t()
-          .post('/api/tenancy/tenants/', `name,cr_csv_rel__destination\ncsv-born,"${groups[2].id},${groups[3].id}"\n`)
+          .post('/api/tenancy/tenants/', `name,cr_csv_rel__destination\ncsv-born,"${groups[2].id},${groups[3].id}"\ncsv-born-2,${groups[1].id}\ncsv-born-3,\n`)
           .set('Content-Type', 'text/csv')
           .expect(201)
       ).body;
       expect(ids(imported[0].relationships.csv_rel.destination.objects)).toEqual(ids([groups[2], groups[3]]));
-      await t().del(tenantUrl(imported[0])).expect(204);
+      expect(ids(imported[1].relationships.csv_rel.destination.objects)).toEqual(ids([groups[1]]));
+      expect(imported[2].relationships.csv_rel.destination.objects).toEqual([]);
+      for (const o of imported) await t().del(tenantUrl(o)).expect(204);
       await t().del(`/api/extras/relationships/${r.id}/`).expect(204);
     });
 
