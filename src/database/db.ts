@@ -6,6 +6,7 @@ import { MysqlStatements } from './mysql-statements';
 import { PreparedStatements } from './prepared';
 import { pgArrayParam } from './pg-arrays';
 import { Sql } from './sql';
+import { TxWrites } from './tx-writes';
 
 export type Row = Record<string, any>;
 
@@ -18,6 +19,8 @@ export interface Executor {
   /** Inside a transaction: the same executor; outside: opens one. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   readonly inTransaction: boolean;
+  /** Inside a transaction: what it has written (TxWrites); undefined outside. */
+  readonly writes?: TxWrites;
 }
 
 export interface StatementCounter {
@@ -168,6 +171,7 @@ class Tx implements Executor {
   readonly touched = new Set<TableWatch>();
   /** What runs once it commits (Db.afterCommit). */
   readonly committed: (() => void)[] = [];
+  readonly writes = new TxWrites();
   private queue: Promise<unknown> = Promise.resolve();
   private ended = false;
   constructor(private readonly db: Db, private readonly qr: QueryRunner) {}
@@ -217,6 +221,7 @@ async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?
   // A statement that may change watched tables empties their caches before it runs (no read
   // racing it is stored) and again once its change is committed: here, or at its transaction's end.
   const touched = db.feed.written(text);
+  tx?.writes.statement(text);
   if (touched) for (const w of touched) w.changed();
   try {
     if (db.mysql) return await db.mysql.run(qr, text, params, prepare);

@@ -223,6 +223,39 @@ eachDatabase(
       expect({ loc, ip }).toEqual({ loc: [loc[0], loc[0]], ip: [ip[0], ip[0]] });
     });
 
+    it('reads no tags, links or counts of the objects a create made where the request wrote none, and reads those it wrote', async () => {
+      const tag = (await t().post('/api/extras/tags/', { name: 'fresh', content_types: ['dcim.location'] }).expect(201)).body;
+      const { dialect } = t().db;
+      const render = dialect.render.bind(dialect);
+      const texts: string[] = [];
+      const made: { id: string }[] = [];
+      const spy = jest.spyOn(dialect, 'render').mockImplementation((f) => {
+        const out = render(f);
+        texts.push(out.text);
+        return out;
+      });
+      const create = async (tags: string[]) => {
+        texts.length = 0;
+        const res = await t().post('/api/dcim/locations/', ['a', 'b'].map((n) => ({ name: `fresh-${n}-${tags.length}`, location_type: type.id, status: 'Active', parent: root.id, tags }))).expect(201);
+        // Statements that read a table of tags or of the counted objects (devices, racks, prefixes' assignments).
+        const reads = texts.filter((x) => /^\s*(SELECT|WITH)\b/i.test(x) && /extras_taggeditem|dcim_device|dcim_rack|ipam_prefixlocationassignment/.test(x)).length;
+        made.push(...res.body.map((l: any) => ({ id: l.id })));
+        return { reads, body: res.body.map((l: any) => [l.tags.map((x: any) => x.id), l.device_count, l.rack_count, l.prefix_count]) };
+      };
+      try {
+        expect(await create([])).toEqual({ reads: 0, body: [[[], 0, 0, 0], [[], 0, 0, 0]] });
+        // Tags written with the objects: read back for the change records and the response.
+        const tagged = await create([tag.id]);
+        expect(tagged.body).toEqual([[[tag.id], 0, 0, 0], [[tag.id], 0, 0, 0]]);
+        expect(tagged.reads).toBeGreaterThanOrEqual(2);
+      } finally {
+        spy.mockRestore();
+      }
+      const records = (await t().get('/api/extras/object-changes/?changed_object_type=dcim.location&limit=2').expect(200)).body.results;
+      expect(records.map((r: any) => r.object_data.tags)).toEqual([['fresh'], ['fresh']]);
+      await t().del('/api/dcim/locations/', made).expect(204);
+    });
+
     it('imports locations from CSV in as many statements for 3 rows as for 450', async () => {
       const csv = await costs(async (size, round) => {
         const text = ['name,location_type__name,status__name,parent__name', ...Array.from({ length: size }, (_, i) => `C${round}-${i},Site,Active,root`)].join('\n');

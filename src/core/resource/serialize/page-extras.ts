@@ -21,6 +21,14 @@ export interface ReadRun {
 
 /** Prefix of the columns that carry count fields (Representer.pageExtras). */
 export const COUNT_COLUMN = '__count_';
+/** The column of a statement that carries a count field's count (COUNT_COLUMN + its name), made once per field. */
+const countColumns = new WeakMap<Field, string>();
+export function countColumn(f: Field): string {
+  let c = countColumns.get(f);
+  if (c === undefined) countColumns.set(f, (c = COUNT_COLUMN + f.name));
+  return c;
+}
+
 /** Prefix of the page query's columns that list many-to-many ids (Representer.pageExtras). */
 export const M2M_COLUMN = '__m2m_';
 /** Prefix of the page query's columns that list a reverse foreign key's ids (Representer.pageExtras). */
@@ -315,12 +323,36 @@ export function ancestryOfPage(rows: Row[]): Map<string, Ancestry> | undefined {
 
 /** The count fields of rows read without them (a write's response, a special endpoint's objects). */
 export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
+  // New objects count nothing in tables this transaction has not written (TxWrites).
+  if (x.exec.writes?.noneRelated(def.table, rows.map((r) => r.id), countedTables(x, def))) return [];
   const { columns, joins } = await countExtras(x, def, 'page');
   if (!columns.length) return [];
   // The rows were read within the requester's view.
   const ids = sql`SELECT t.${ident('id')} ${unscoped(def, 't').from(inList(ident('t', 'id'), rows.map((r) => r.id)))}`;
   return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, { joins }, sql``));
 }
+
+/** The tables a model's count fields read: each counted model's, its link table or the models on its path. */
+function countedTables(x: ReadRun, def: ResourceDefinition): string[] {
+  const out: string[] = [];
+  for (const f of Object.values(def.fields)) {
+    const counted = f.kind === 'count' && x.readable(f) ? x.ctx.registry.get(f.model) : undefined;
+    if (f.kind !== 'count' || !counted) continue;
+    out.push(counted.table);
+    const hops = f.via.split('__');
+    const via = counted.fields[hops[0]];
+    if (hops.length === 1 && via?.kind === 'm2m') out.push(via.through.table);
+    let at: ResourceDefinition = counted;
+    for (const hop of hops.slice(0, -1)) {
+      const fk = at.fields[hop];
+      if (fk?.kind !== 'fk') break;
+      at = fk.target();
+      out.push(at.table);
+    }
+  }
+  return out;
+}
+
 /**
  * `FROM` the target rows (alias `rl`) of a reverse foreign key whose key is `among` the given
  * rows', within the requester's view. `IS NOT NULL` (which IN implies) lets the planner see how few

@@ -12,7 +12,7 @@ import { Ancestry, loadAncestry } from '../query/tree';
 import { asWritten, compileEncoder, isPlain, nestedIn, ValueKind, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { ancestryOfPage, COUNT_COLUMN, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
+import { ancestryOfPage, countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -25,14 +25,6 @@ type BatchFields = Pick<Batch, 'fields' | 'extensions' | 'shown' | 'trailing'>;
 
 /** `Representer.fieldsOf`, per registry (application), definition, API version and level. */
 const batchFields = new WeakMap<ResourceRegistry, WeakMap<ResourceDefinition, Map<string, BatchFields>>>();
-
-/** The column of a statement that carries a count field's count (COUNT_COLUMN + its name), made once per field. */
-const countColumns = new WeakMap<Field, string>();
-function countColumn(f: Field): string {
-  let c = countColumns.get(f);
-  if (c === undefined) countColumns.set(f, (c = COUNT_COLUMN + f.name));
-  return c;
-}
 
 /**
  * Turns rows into API representations at a depth. Related data is loaded in one query per
@@ -130,7 +122,7 @@ export class Representer {
         // A reverse foreign key the page statement listed (pageExtras), or else loaded.
         const key = REVERSE_COLUMN + f.name;
         if (key in rows[0]) batch.loaded.set(f.name, this.refsFromIds(f.reverse.target(), rows, key));
-        else jobs.push(this.reverseRefs(f.reverse, rows).then((m) => batch.loaded.set(f.name, m)));
+        else jobs.push(this.reverseRefs(def, f.reverse, rows).then((m) => batch.loaded.set(f.name, m)));
       } else if (f.load) jobs.push(f.load(rows, this.ctx, this.exec).then((m) => batch.loaded.set(f.name, m)));
     }
     if (root) {
@@ -206,11 +198,12 @@ export class Representer {
   }
 
   /** A reverse foreign key's references for rows the page statement did not list them for, by row id. */
-  private async reverseRefs(reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
+  private async reverseRefs(def: ResourceDefinition, reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
     const target = reverse.target();
+    const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
+    if (this.exec.writes?.noneRelated(def.table, rows.map((r) => r.id), [target.table])) return out;
     const from = await reverseFrom(this, reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
     const list = await this.exec.query(sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k ${from} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`);
-    const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
     for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
     return out;
   }
@@ -237,6 +230,8 @@ export class Representer {
     const out = new Map<string, unknown[]>();
     rows.forEach((r) => out.set(String(r.id), []));
     const idList = rows.map((r) => r.id);
+    // New objects whose links this transaction has not written have none (TxWrites).
+    if (this.exec.writes?.noneRelated(owner.table, idList, [f.through.table])) return out;
     if (f.kind === 'contentTypes') {
       const links = await this.exec.query(
         sql`SELECT ${ident(f.through.source)} AS src, ${ident('content_type')} AS ct FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), idList)} ORDER BY ${ident('content_type')}`,

@@ -32,6 +32,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
       const rows = chunk.map((it) => columns.map((c) => d.toDb(it.values[c] ?? null, types[c])));
       await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} ${d.insertRows(columns, columnTypesOf, rows)}`);
     }
+    run.exec.writes?.noteCreated(def.table, items.map((i) => i.id));
   } else {
     // Group rows by the set of changed columns: one statement per group.
     const groups = new Map<string, Item[]>();
