@@ -223,7 +223,7 @@ eachDatabase(
       expect({ loc, ip }).toEqual({ loc: [loc[0], loc[0]], ip: [ip[0], ip[0]] });
     });
 
-    it('reads no tags, links or counts of the objects a create made where the request wrote none, and reads those it wrote', async () => {
+    it('reads a create\'s new rows once, and no tags, links or counts of them where the request wrote none, but those it wrote', async () => {
       const tag = (await t().post('/api/extras/tags/', { name: 'fresh', content_types: ['dcim.location'] }).expect(201)).body;
       const { dialect } = t().db;
       const render = dialect.render.bind(dialect);
@@ -240,13 +240,16 @@ eachDatabase(
         // Statements that read a table of tags or of the counted objects (devices, racks, prefixes' assignments).
         const reads = texts.filter((x) => /^\s*(SELECT|WITH)\b/i.test(x) && /extras_taggeditem|dcim_device|dcim_rack|ipam_prefixlocationassignment/.test(x)).length;
         made.push(...res.body.map((l: any) => ({ id: l.id })));
-        return { reads, body: res.body.map((l: any) => [l.tags.map((x: any) => x.id), l.device_count, l.rack_count, l.prefix_count]) };
+        // The new rows themselves: read once, for the change records and the response alike.
+        const rows = texts.filter((x) => /^SELECT \* FROM [`"]dcim_location[`"] WHERE/.test(x)).length;
+        for (const l of res.body) expect((await t().get(`/api/dcim/locations/${l.id}/?include=computed_fields,relationships`).expect(200)).body).toEqual(l);
+        return { reads, rows, body: res.body.map((l: any) => [l.tags.map((x: any) => x.id), l.device_count, l.rack_count, l.prefix_count]) };
       };
       try {
-        expect(await create([])).toEqual({ reads: 0, body: [[[], 0, 0, 0], [[], 0, 0, 0]] });
+        expect(await create([])).toEqual({ reads: 0, rows: 1, body: [[[], 0, 0, 0], [[], 0, 0, 0]] });
         // Tags written with the objects: read back for the change records and the response.
         const tagged = await create([tag.id]);
-        expect(tagged.body).toEqual([[[tag.id], 0, 0, 0], [[tag.id], 0, 0, 0]]);
+        expect([tagged.body, tagged.rows]).toEqual([[[[tag.id], 0, 0, 0], [[tag.id], 0, 0, 0]], 1]);
         expect(tagged.reads).toBeGreaterThanOrEqual(2);
       } finally {
         spy.mockRestore();

@@ -6,7 +6,7 @@ import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
 import { first, INCLUDE_OPTIONS, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
-import { unscoped } from './query/rows';
+import { storedRows, unscoped } from './query/rows';
 import { filterCompiler, scopeIsOpen, visibleRows } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
@@ -201,7 +201,7 @@ export class ResourceService {
   async readBack(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]) {
     if (!ids.length) return [];
     // The writer has re-checked the written objects against the scope of its action.
-    const rows = await exec.query(sql`SELECT t.* ${unscoped(def, 't').from(inList(ident('t', 'id'), ids))}`);
+    const rows = await storedRows(exec, def, ids);
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     const reps = await new Representer(ctx, exec).represent(def, ids.map((i) => byId.get(i)!).filter(Boolean), {
       depth: 0,

@@ -2,12 +2,12 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Executor } from '../../../database/db';
-import { ident, inList, sql } from '../../../database/sql';
+import { ident, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceDefinition } from '../definition';
 import type { Field } from '../fields';
 import { Query, parseDepth } from '../query/params';
-import { unscoped } from '../query/rows';
+import { storedRows } from '../query/rows';
 import { orderBy } from '../query/sort';
 import { ResourceService } from '../resource.service';
 import { Representer } from '../serialize/representer';
@@ -76,7 +76,7 @@ export class CsvService {
 
   private async records(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[], columns: Column[]): Promise<string[][]> {
     // The ids are those of visible rows (exportList, exportDetail).
-    const rows = await exec.query(sql`SELECT t.* ${unscoped(def, 't').from(inList(ident('t', 'id'), ids))}`);
+    const rows = await storedRows(exec, def, ids);
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     const ordered = ids.map((id) => byId.get(id)).filter((r) => !!r);
     const nameColumns = columns.filter((c): c is Extract<Column, { kind: 'names' }> => c.kind === 'names');

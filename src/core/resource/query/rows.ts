@@ -1,4 +1,5 @@
-import { and, ident, isFalse, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
+import type { Executor, Row } from '../../../database/db';
+import { and, ident, inList, isFalse, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 
 /**
@@ -86,4 +87,37 @@ export function unscoped(def: ResourceDefinition, alias = ''): AllRows {
 /** Rows within a scope already compiled: for query/scope.ts alone (`visibleRows`). */
 export function rowsWithin(def: ResourceDefinition, alias: string, scope: Sql): Rows {
   return new Rows(def, alias, scope);
+}
+
+/**
+ * The stored rows of `ids` (every column, whatever the requester may see: for ids already read
+ * within the scope, or objects a write is recording), in one statement; inside a transaction, a
+ * read of the same rows earlier in it is given again while no statement since may have written
+ * the table (TxWrites.remembered): a write's change records and its response read the same rows.
+ * In the database's order; the rows are shared, and not to be changed.
+ */
+export async function storedRows(exec: Executor, def: ResourceDefinition, ids: readonly string[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  const w = exec.writes;
+  const kept = w?.remembered(def.table, ids);
+  if (kept) return kept;
+  const at = w?.mark() ?? 0;
+  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids as string[]))}`);
+  w?.remember(def.table, at, rows);
+  return rows;
+}
+
+/**
+ * Whether `ids` are all objects of `def` this transaction created, and no statement of it may
+ * have put rows into the `related` models' tables (or link tables, by name): then no such row
+ * refers to them, and a read of them would find none (TxWrites.noneRelated). Outside a
+ * transaction: false.
+ */
+export function noneRelated(exec: Executor, def: ResourceDefinition, ids: readonly unknown[], related: readonly (ResourceDefinition | string)[]): boolean {
+  return !!exec.writes?.noneRelated(def.table, ids, related.map((r) => (typeof r === 'string' ? r : r.table)));
+}
+
+/** Notes objects of `def` the transaction has just inserted (for `noneRelated`). */
+export function noteCreated(exec: Executor, def: ResourceDefinition, ids: readonly string[]): void {
+  exec.writes?.noteCreated(def.table, ids);
 }

@@ -1,8 +1,7 @@
 import type { Executor, Row } from '../../../database/db';
-import { ident, inList, sql } from '../../../database/sql';
 import { RequestContext, type PermissionResolver } from '../../context';
 import { objectType, type ResourceDefinition } from '../definition';
-import { unscoped } from '../query/rows';
+import { storedRows } from '../query/rows';
 import { Representer, type Obj } from './representer';
 
 /**
@@ -22,7 +21,7 @@ export async function ownRepresentations(ctx: RequestContext, exec: Executor, de
 /** The stored objects of these ids (whatever the requester may view) in their own representation, by id: one statement and the representer's. */
 export async function ownData(ctx: RequestContext, exec: Executor, def: ResourceDefinition, ids: string[]): Promise<Map<string, Obj>> {
   if (!ids.length) return new Map();
-  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
+  const rows = await storedRows(exec, def, ids);
   const reps = await ownRepresentations(ctx, exec, def, rows);
   return new Map(rows.map((r, i) => [String(r.id), reps[i]]));
 }

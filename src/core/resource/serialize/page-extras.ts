@@ -4,7 +4,7 @@ import type { RequestContext, ScopeUse } from '../../context';
 import { objectType, ResourceDefinition } from '../definition';
 import type { Field, ForeignKeyField, ReverseKey } from '../fields';
 import type { Ancestry } from '../query/tree';
-import { unscoped } from '../query/rows';
+import { noneRelated, unscoped } from '../query/rows';
 import { scopeIsOpen, visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { DISPLAY_COLUMN, displayUses, hopJoins } from './display';
@@ -324,7 +324,7 @@ export function ancestryOfPage(rows: Row[]): Map<string, Ancestry> | undefined {
 /** The count fields of rows read without them (a write's response, a special endpoint's objects). */
 export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]): Promise<Row[]> {
   // New objects count nothing in tables this transaction has not written (TxWrites).
-  if (x.exec.writes?.noneRelated(def.table, rows.map((r) => r.id), countedTables(x, def))) return [];
+  if (x.exec.writes && noneRelated(x.exec, def, rows.map((r) => r.id), countedModels(x, def))) return [];
   const { columns, joins } = await countExtras(x, def, 'page');
   if (!columns.length) return [];
   // The rows were read within the requester's view.
@@ -332,13 +332,13 @@ export async function countRows(x: ReadRun, def: ResourceDefinition, rows: Row[]
   return x.exec.query(withPage(ids, sql`SELECT ${ident(PAGE_CTE, 'id')}, ${join(columns)}`, { joins }, sql``));
 }
 
-/** The tables a model's count fields read: each counted model's, its link table or the models on its path. */
-function countedTables(x: ReadRun, def: ResourceDefinition): string[] {
-  const out: string[] = [];
+/** What a model's count fields read: each counted model, its link table (by name) or the models on its path. */
+function countedModels(x: ReadRun, def: ResourceDefinition): (ResourceDefinition | string)[] {
+  const out: (ResourceDefinition | string)[] = [];
   for (const f of Object.values(def.fields)) {
     const counted = f.kind === 'count' && x.readable(f) ? x.ctx.registry.get(f.model) : undefined;
     if (f.kind !== 'count' || !counted) continue;
-    out.push(counted.table);
+    out.push(counted);
     const hops = f.via.split('__');
     const via = counted.fields[hops[0]];
     if (hops.length === 1 && via?.kind === 'm2m') out.push(via.through.table);
@@ -347,7 +347,7 @@ function countedTables(x: ReadRun, def: ResourceDefinition): string[] {
       const fk = at.fields[hop];
       if (fk?.kind !== 'fk') break;
       at = fk.target();
-      out.push(at.table);
+      out.push(at);
     }
   }
   return out;

@@ -5,7 +5,7 @@ import type { ResourceRegistry } from '../registry';
 import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ModelExtension } from '../extension';
 import { fieldInVersion, fieldReadable, type ContentTypesField, type Field, type ForeignKeyField, type GenericForeignKeyField, type ManyToManyField, type ReverseKey } from '../fields';
-import { unscoped } from '../query/rows';
+import { noneRelated, unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
@@ -201,7 +201,7 @@ export class Representer {
   private async reverseRefs(def: ResourceDefinition, reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
     const target = reverse.target();
     const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
-    if (this.exec.writes?.noneRelated(def.table, rows.map((r) => r.id), [target.table])) return out;
+    if (noneRelated(this.exec, def, rows.map((r) => r.id), [target])) return out;
     const from = await reverseFrom(this, reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
     const list = await this.exec.query(sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k ${from} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`);
     for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
@@ -231,7 +231,7 @@ export class Representer {
     rows.forEach((r) => out.set(String(r.id), []));
     const idList = rows.map((r) => r.id);
     // New objects whose links this transaction has not written have none (TxWrites).
-    if (this.exec.writes?.noneRelated(owner.table, idList, [f.through.table])) return out;
+    if (noneRelated(this.exec, owner, idList, [f.through.table])) return out;
     if (f.kind === 'contentTypes') {
       const links = await this.exec.query(
         sql`SELECT ${ident(f.through.source)} AS src, ${ident('content_type')} AS ct FROM ${ident(f.through.table)} WHERE ${inList(ident(f.through.source), idList)} ORDER BY ${ident('content_type')}`,

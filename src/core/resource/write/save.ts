@@ -2,7 +2,7 @@ import { newId } from '../../ids';
 import { ident, inList, join, Sql, sql } from '../../../database/sql';
 import type { ColumnType, Dialect } from '../../../database/dialect';
 import { objectType, ResourceDefinition } from '../definition';
-import { unscoped } from '../query/rows';
+import { noteCreated, unscoped } from '../query/rows';
 import type { ContentTypesField, ManyToManyField } from '../fields';
 import { columnTypes, storedColumns } from '../storage';
 import { append } from '../../collections';
@@ -32,7 +32,7 @@ export async function save(run: WriteRun, def: ResourceDefinition, items: Item[]
       const rows = chunk.map((it) => columns.map((c) => d.toDb(it.values[c] ?? null, types[c])));
       await run.exec.execute(sql`INSERT INTO ${unscoped(def).table} ${d.insertRows(columns, columnTypesOf, rows)}`);
     }
-    run.exec.writes?.noteCreated(def.table, items.map((i) => i.id));
+    noteCreated(run.exec, def, items.map((i) => i.id));
   } else {
     // Group rows by the set of changed columns: one statement per group.
     const groups = new Map<string, Item[]>();

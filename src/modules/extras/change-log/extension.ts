@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../core/context';
 import { objectType, ResourceDefinition } from '../../../core/resource/definition';
 import type { ChangeBatch, ChangedObject, ExtensionContext, ModelExtension } from '../../../core/resource/extension';
 import { fitDepth } from '../../../core/resource/json-limits';
-import { unscoped } from '../../../core/resource/query/rows';
+import { storedRows, unscoped } from '../../../core/resource/query/rows';
 import { ownRepresentations } from '../../../core/resource/serialize/own-representation';
 import { storedBoolean } from '../../../core/resource/serialize/values';
 import { columnTypes, modelColumns, storedColumns } from '../../../core/resource/storage';
@@ -52,7 +52,7 @@ type RecordTexts = [string, string | null];
 async function changeRecords(ctx: RequestContext, exec: Executor, def: ResourceDefinition, action: ChangeBatch['action'], objects: ChangedObject[]): Promise<{ records: ChangeRecord[]; texts: RecordTexts[] }> {
   const ids = objects.map((o) => o.id);
   // Rows this write has just saved, or is about to delete: read whatever the requester may view.
-  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids))}`);
+  const rows = await storedRows(exec, def, ids);
   if (!rows.length) return { records: [], texts: [] };
   const reps = await ownRepresentations(ctx, exec, def, rows);
   const encode = encoderOf(reps) ?? JSON.stringify;
