@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writtenTable } from './tx-writes';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -91,13 +92,6 @@ export class WatchedCache<K, V> {
   }
 }
 
-/**
- * A statement that may change rows: any data-changing keyword anywhere (a writable CTE starts
- * with WITH; a locking SELECT ... FOR UPDATE counts too, harmlessly). Identifiers are quoted and
- * values are parameters, so the keywords appear only as keywords.
- */
-const MAY_WRITE = /\b(insert|update|delete|truncate|merge|alter|drop)\b/i;
-
 /** How many statement texts `ChangeFeed.written` keeps its answer for (the oldest forgotten first), up to which length. */
 const WRITES_KEPT = { count: 1000, maxLength: 20_000 };
 
@@ -154,8 +148,10 @@ export class ChangeFeed {
    * The watches a statement may change: it names a watched table and may write. The
    * `Db` gateway bumps them before the statement and again once it, or its transaction, ended.
    */
-  written(text: string): TableWatch[] | undefined {
-    // The same texts come back (the statements of each kind of request): the answer is kept.
+  written(text: string, keep = true): TableWatch[] | undefined {
+    // The same texts come back (the statements of each kind of request): the answer is kept
+    // (`keep`: unless the text is one of a kind).
+    if (!keep) return this.watchesWritten(text);
     if (this.writes.has(text)) return this.writes.get(text);
     const out = this.watchesWritten(text);
     if (text.length > WRITES_KEPT.maxLength) return out;
@@ -165,10 +161,16 @@ export class ChangeFeed {
   }
 
   private watchesWritten(text: string): TableWatch[] | undefined {
+    // A statement that writes one table it names at its head (INSERT INTO t, UPDATE t, DELETE
+    // FROM t) writes that one: its text is not searched (a multi-row INSERT's is megabytes).
+    const head = writtenTable(text);
+    if (head === undefined) return undefined;
+    if (head.table !== null) return this.byTable.get(head.table);
+    // Any other that may write (a writable CTE, a multi-table UPDATE or DELETE, TRUNCATE: see
+    // writtenTable) may write every watched table it names.
     let out: TableWatch[] | undefined;
     for (const [table, watches] of this.byTable) {
       if (!text.includes(table)) continue;
-      if (!MAY_WRITE.test(text)) return undefined;
       out = out ? [...out, ...watches] : watches;
     }
     return out;

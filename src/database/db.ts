@@ -216,15 +216,16 @@ class Tx implements Executor {
  * table once it has grown.
  */
 async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?: Tx): Promise<{ records: Row[]; affected?: number }> {
-  const { text, params } = db.dialect.render(fragment);
+  const { text, params, inlined } = db.dialect.render(fragment);
   db.statements++;
   // A statement that may change watched tables empties their caches before it runs (no read
   // racing it is stored) and again once its change is committed: here, or at its transaction's end.
-  const touched = db.feed.written(text);
+  // A text holding values (inlined) is one of a kind: neither kept nor prepared.
+  const touched = db.feed.written(text, !inlined);
   tx?.writes.statement(text);
   if (touched) for (const w of touched) w.changed();
   try {
-    if (db.mysql) return await db.mysql.run(qr, text, params, prepare);
+    if (db.mysql) return await db.mysql.run(qr, text, params, prepare && !inlined);
     for (let i = 0; i < params.length; i++) if (Array.isArray(params[i])) params[i] = pgArrayParam(params[i] as unknown[]);
     if (prepare && db.prepared instanceof PreparedStatements) return await db.prepared.run(qr, text, params);
     const res = await qr.query(text, params, true);

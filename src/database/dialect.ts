@@ -1,5 +1,6 @@
 import { RenderedSql, Sql, SqlNode, sql, raw, ident, join, param, valueRows } from './sql';
-import { JsonText, type ColumnType } from './column-values';
+import type { ColumnType } from './column-values';
+import { mysqlLiteral } from './mysql-literals';
 import { PG_TYPES, pgInsertRows } from './pg-arrays';
 
 export { JsonText, type ColumnType } from './column-values';
@@ -17,7 +18,7 @@ export interface Dialect {
    * where they are text columns (MySQL's char(36)), which hold whatever was written to them.
    */
   readonly typedUuids: boolean;
-  render(fragment: Sql): { text: string; params: unknown[] };
+  render(fragment: Sql): Rendered;
   /** Case-insensitive LIKE with a pattern that is already escaped. */
   ilike(expr: Sql, pattern: string): Sql;
   /** Case-sensitive LIKE. */
@@ -96,16 +97,27 @@ export interface Dialect {
 }
 
 /**
+ * A statement's text and the values of its placeholders; `inlined` when it also holds values
+ * written as literals (MySQL's multi-row INSERTs: a text not to prepare or keep, see mysql-literals.ts).
+ */
+export interface Rendered {
+  text: string;
+  params: unknown[];
+  inlined?: true;
+}
+
+/**
  * Renders a fragment with the dialect's quoting and placeholders. With `arrays`, a list of
  * plain values is one array parameter (`= ANY($1)`): PostgreSQL parses and binds a thousand
  * separate parameters in tens of milliseconds, one array in microseconds.
  */
-function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string, arrays: boolean): { text: string; params: unknown[] } {
+function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => string, placeholder: (i: number) => string, arrays: boolean, literal?: (v: unknown) => string): Rendered {
   if (fragment instanceof RenderedSql) {
     if (fragment.dialect !== dialect) throw new Error(`a statement rendered for ${fragment.dialect} run on ${dialect}`);
     return { text: fragment.text, params: [...fragment.params] };
   }
   let text = '';
+  let inlined = false;
   const params: unknown[] = [];
   for (const n of fragment.nodes as SqlNode[]) {
     if (n.t === 'text') text += n.v;
@@ -127,13 +139,16 @@ function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => 
         text += ')';
       }
     } else if (n.t === 'values') {
-      const wrap = n.wrap;
+      if (literal) inlined = true;
       n.v.forEach((row, r) => {
         text += r ? ', (' : '(';
         row.forEach((v, i) => {
-          params.push(v);
-          const w = wrap?.[i];
-          text += (i ? ', ' : '') + (w ? w[0] + placeholder(params.length) + w[1] : placeholder(params.length));
+          if (i) text += ', ';
+          if (literal) text += literal(v);
+          else {
+            params.push(v);
+            text += placeholder(params.length);
+          }
         });
         text += ')';
       });
@@ -142,7 +157,7 @@ function renderWith(dialect: DialectName, fragment: Sql, quote: (id: string) => 
       text += placeholder(params.length);
     }
   }
-  return { text, params };
+  return inlined ? { text, params, inlined } : { text, params };
 }
 
 /**
@@ -224,9 +239,6 @@ export const postgresDialect: Dialect = {
   },
 };
 
-/** What a bound binary string is wrapped in to be read as text (see mysqlDialect.insertRows). */
-const UTF8MB4 = ['CONVERT(', ' USING utf8mb4)'] as const;
-
 const MY_TYPES: Record<ColumnType, string> = {
   uuid: 'CHAR(36)', string: 'CHAR', text: 'CHAR', integer: 'SIGNED', bigint: 'SIGNED', decimal: 'DECIMAL(30,10)',
   boolean: 'SIGNED', date: 'DATE', datetime: 'DATETIME(6)', json: 'CHAR', bytes: 'BINARY', blob: 'BINARY',
@@ -235,7 +247,7 @@ const MY_TYPES: Record<ColumnType, string> = {
 export const mysqlDialect: Dialect = {
   name: 'mysql',
   typedUuids: false,
-  render: (f) => renderWith('mysql', f, mysqlQuote, () => '?', false),
+  render: (f) => renderWith('mysql', f, mysqlQuote, () => '?', false, mysqlLiteral),
   // Text columns use a binary collation (case-sensitive like PostgreSQL), so the
   // case-insensitive forms lower both sides explicitly.
   ilike: (e, p) => sql`LOWER(${e}) LIKE LOWER(${p})`,
@@ -278,18 +290,9 @@ export const mysqlDialect: Dialect = {
   lockShared: ' LOCK IN SHARE MODE',
   // Not INSERT IGNORE, which would also turn other errors (a bad value) into warnings.
   onConflictIgnore: (key) => sql` ON DUPLICATE KEY UPDATE ${ident(key[0])} = ${ident(key[0])}`,
-  insertRows: (columns, types, rows) => {
-    // JsonText binds as its UTF-8 bytes, which mysql2 writes into the statement's text as a hex
-    // literal (X'...', made natively) where it would escape a string's every quote one by one (a
-    // bulk request's change records: two documents each, ~50 ms of CPU per 1,000). A hex literal
-    // is a binary string: a JSON column's CONVERT(... USING utf8mb4) reads it as text again (MySQL
-    // refuses a binary string for JSON; on MariaDB JSON is a text column).
-    const json = new Set(types.flatMap((t, i) => (t === 'json' && rows.some((r) => r[i] instanceof JsonText) ? [i] : [])));
-    if (!json.size) return sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`;
-    const bound = rows.map((r) => r.map((v) => (v instanceof JsonText ? Buffer.from(v.text, 'utf8') : v)));
-    const wrap = columns.map((_, i) => (json.has(i) ? UTF8MB4 : null));
-    return sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(bound, wrap)}`;
-  },
+  // The rows are written into the text as literals (mysql-literals.ts), a JSON column's JsonText
+  // as a string literal.
+  insertRows: (columns, _types, rows) => sql`(${join(columns.map((c) => ident(c)))}) VALUES ${valueRows(rows)}`,
   // Named locks are the server's: the name carries the database (at most 64 characters). A day's wait at most.
   migrationLock: { acquire: `SELECT GET_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())), 86400)`, release: `SELECT RELEASE_LOCK(CONCAT('netkeel_migrations:', MD5(DATABASE())))` },
   errorKind(err) {

@@ -1,4 +1,4 @@
-import { mysqlDialect, postgresDialect } from './dialect';
+import { JsonText, mysqlDialect, postgresDialect } from './dialect';
 import { ident, RenderedSql, sql, valueRows } from './sql';
 
 describe('RenderedSql', () => {
@@ -13,14 +13,23 @@ describe('RenderedSql', () => {
 });
 
 describe('valueRows', () => {
-  it('renders rows of values as parameters in order, between the text around them', () => {
+  it('renders rows of values as parameters in order, between the text around them (as literals on MySQL)', () => {
     const insert = sql`INSERT INTO ${ident('t')} (${ident('a')}, ${ident('b')}) VALUES ${valueRows([['x', 1], ['y', null]])} RETURNING ${ident('a')}`;
     expect(postgresDialect.render(insert)).toEqual({ text: 'INSERT INTO "t" ("a", "b") VALUES ($1, $2), ($3, $4) RETURNING "a"', params: ['x', 1, 'y', null] });
-    expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: 'WHERE `c` = ? VALUES (?)', params: [0, 'z'] });
+    expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: "WHERE `c` = ? VALUES ('z')", params: [0], inlined: true });
   });
-  it("writes a column's wrapping around each of its placeholders", () => {
-    const rows = valueRows([['x', 'j1'], ['y', null]], [null, ['CONVERT(', ' USING utf8mb4)']]);
-    expect(mysqlDialect.render(sql`VALUES ${rows}`)).toEqual({ text: 'VALUES (?, CONVERT(? USING utf8mb4)), (?, CONVERT(? USING utf8mb4))', params: ['x', 'j1', 'y', null] });
+  it('writes rows as literals on MySQL, marked inlined: quotes and backslashes escaped, times in UTC, JSON text as a string, bytes as hex', () => {
+    const rows = valueRows([
+      ["it's \\ a\n\r\0\x1a \"b\" é 😀", 1, null, true, new Date('2026-12-05T00:14:40.926Z')],
+      [new JsonText('{"a":"x\\"y","b":[1]}'), 2n, undefined, false, Buffer.from([0, 255])],
+    ]);
+    expect(mysqlDialect.render(sql`INSERT INTO ${ident('t')} VALUES ${rows} ON x = ${'y'}`)).toEqual({
+      text: "INSERT INTO `t` VALUES ('it\\'s \\\\ a\\n\\r\\0\\Z \"b\" é 😀', 1, NULL, true, '2026-12-05 00:14:40.926'), ('{\"a\":\"x\\\\\"y\",\"b\":[1]}', 2, NULL, false, X'00ff') ON x = ?",
+      params: ['y'],
+      inlined: true,
+    });
+    expect(() => mysqlDialect.render(sql`VALUES ${valueRows([[{ a: 1 }]])}`)).toThrow(/no SQL literal/);
+    expect(mysqlDialect.render(sql`VALUES ${valueRows([[new Date(NaN)]])}`).text).toBe('VALUES (NULL)');
   });
 });
 

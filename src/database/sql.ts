@@ -13,7 +13,7 @@ export type SqlNode =
    * Rows of bound values, `(?, ?), (?, ?)`: a multi-row INSERT's VALUES; `wrap`: per column, SQL
    * written around each of its placeholders (`CONVERT(`, ` USING utf8mb4)`), or null.
    */
-  | { t: 'values'; v: readonly (readonly unknown[])[]; wrap?: readonly (readonly [string, string] | null)[] }
+  | { t: 'values'; v: readonly (readonly unknown[])[] }
   /** A RenderedSql's only node: it is a whole statement, never part of another. */
   | { t: 'rendered' };
 
@@ -65,7 +65,7 @@ export const param = (v: unknown): Sql => new Sql([{ t: 'param', v }]);
  * of them (a fragment per value, joined, was ~4 objects a value: 100,000 for 1,000 rows of a
  * model of 25 columns).
  */
-export const valueRows = (rows: readonly (readonly unknown[])[], wrap?: readonly (readonly [string, string] | null)[]): Sql => new Sql([{ t: 'values', v: rows, wrap }]);
+export const valueRows = (rows: readonly (readonly unknown[])[]): Sql => new Sql([{ t: 'values', v: rows }]);
 export const empty = new Sql([]);
 
 export function join(parts: readonly Sql[], separator = ', '): Sql {

@@ -14,6 +14,7 @@ describe('what a transaction wrote (TxWrites)', () => {
     expect(writtenTable('DELETE FROM "dcim_location" WHERE "id" = ANY($1)')).toEqual({ table: 'dcim_location', deletes: true });
     expect(writtenTable('DELETE FROM `t` `x` WHERE `x`.`id` IN (?)')).toEqual({ table: 't', deletes: true });
     expect(writtenTable('DELETE `t` FROM `t` JOIN `u` ON `u`.`id` = `t`.`u_id`')).toEqual({ table: null, deletes: true });
+    expect(writtenTable('WITH gone AS (DELETE FROM "t" RETURNING 1) SELECT COUNT(*) FROM gone')).toEqual({ table: null, deletes: true });
   });
 
   it('counts reads, locking reads and transaction control as writing nothing', () => {

@@ -87,9 +87,15 @@ type StoredRow = Record<string, unknown>;
 
 /** A statement's head when it writes one table it names: INSERT INTO t ..., UPDATE t [alias] SET ... */
 const WRITES_ONE = /^\s*(?:INSERT\s+INTO\s+([`"])([^`"]+)\1|UPDATE\s+([`"])([^`"]+)\3\s+(?:(?:AS\s+)?[`"]?\w+[`"]?\s+)?SET\b)/i;
+/** Statements of transaction control. */
+const CONTROL = /^\s*(?:START|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET\s+TRANSACTION)\b/i;
 /** A DELETE from one table it names (DELETE FROM t [alias] WHERE ...). */
 const DELETES_ONE = /^\s*DELETE\s+FROM\s+([`"])([^`"]+)\1(?:\s+(?:AS\s+)?[`"]?\w+[`"]?)?\s+WHERE\b/i;
-/** Any data-changing keyword (identifiers are quoted and values are parameters: a keyword is a keyword). */
+/**
+ * Any data-changing keyword. Identifiers are quoted and values are parameters, so a keyword is a
+ * keyword; the one statement whose values are written into its text (a MySQL multi-row INSERT:
+ * mysql-literals.ts) is told by its head first.
+ */
 const MAY_WRITE = /\b(insert|update|merge|replace|truncate|alter|drop|rename)\b/i;
 /** A read that locks what it reads; not a write. */
 const LOCKING_READ = /\bFOR\s+(?:UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)(?:\s+OF\s+[^;]*?)?(?:\s+NOWAIT|\s+SKIP\s+LOCKED)?\s*$/i;
@@ -102,7 +108,10 @@ const LOCKING_READ = /\bFOR\s+(?:UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)(?:\
 export function writtenTable(text: string): { table: string | null; deletes: boolean } | undefined {
   const head = WRITES_ONE.exec(text);
   if (head) return { table: head[2] ?? head[4], deletes: false };
-  if (/^\s*DELETE\b/i.test(text) && !MAY_WRITE.test(text)) return { table: DELETES_ONE.exec(text)?.[2] ?? null, deletes: true };
-  if (/^\s*(?:START|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET\s+TRANSACTION)\b/i.test(text)) return undefined;
-  return MAY_WRITE.test(text.replace(LOCKING_READ, '')) ? { table: null, deletes: false } : undefined;
+  if (CONTROL.test(text)) return undefined;
+  const body = text.replace(LOCKING_READ, '');
+  if (MAY_WRITE.test(body)) return { table: null, deletes: false };
+  // A DELETE (or a writable CTE that deletes): its one table if it names it at its head.
+  if (/\bdelete\b/i.test(body)) return { table: DELETES_ONE.exec(text)?.[2] ?? null, deletes: true };
+  return undefined;
 }
