@@ -163,9 +163,9 @@ export class ChangeFeed {
   private watchesWritten(text: string): TableWatch[] | undefined {
     // A statement that writes one table it names at its head (INSERT INTO t, UPDATE t, DELETE
     // FROM t) writes that one: its text is not searched (a multi-row INSERT's is megabytes).
-    const head = writtenTable(text);
-    if (head === undefined) return undefined;
-    if (head.table !== null) return this.byTable.get(head.table);
+    const { table: written } = writtenTable(text) ?? {};
+    if (written === undefined) return undefined;
+    if (written !== null) return this.byTable.get(written);
     // Any other that may write (a writable CTE, a multi-table UPDATE or DELETE, TRUNCATE: see
     // writtenTable) may write every watched table it names.
     let out: TableWatch[] | undefined;
