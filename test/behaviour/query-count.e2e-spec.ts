@@ -223,7 +223,7 @@ eachDatabase(
       expect({ loc, ip }).toEqual({ loc: [loc[0], loc[0]], ip: [ip[0], ip[0]] });
     });
 
-    it('reads a create\'s new rows once, and no tags, links or counts of them where the request wrote none, but those it wrote', async () => {
+    it('reads a create\'s and a delete\'s rows once, and no tags, links or counts of new objects where the request wrote none, but those it wrote', async () => {
       const tag = (await t().post('/api/extras/tags/', { name: 'fresh', content_types: ['dcim.location'] }).expect(201)).body;
       const { dialect } = t().db;
       const render = dialect.render.bind(dialect);
@@ -251,12 +251,17 @@ eachDatabase(
         const tagged = await create([tag.id]);
         expect([tagged.body, tagged.rows]).toEqual([[[[tag.id], 0, 0, 0], [[tag.id], 0, 0, 0]], 1]);
         expect(tagged.reads).toBeGreaterThanOrEqual(2);
+        const records = (await t().get('/api/extras/object-changes/?changed_object_type=dcim.location&limit=2').expect(200)).body.results;
+        expect(records.map((r: any) => r.object_data.tags)).toEqual([['fresh'], ['fresh']]);
+        // A delete's change records take the rows as its lock read them: the rows are read once.
+        texts.length = 0;
+        await t().del('/api/dcim/locations/', made).expect(204);
+        expect(texts.filter((x) => /^SELECT (t\.)?\* FROM [`"]dcim_location[`"]/.test(x))).toHaveLength(1);
+        const gone = (await t().get('/api/extras/object-changes/?changed_object_type=dcim.location&action=delete&limit=4').expect(200)).body.results;
+        expect(gone.map((r: any) => r.object_data.name).sort()).toEqual(['fresh-a-0', 'fresh-a-1', 'fresh-b-0', 'fresh-b-1']);
       } finally {
         spy.mockRestore();
       }
-      const records = (await t().get('/api/extras/object-changes/?changed_object_type=dcim.location&limit=2').expect(200)).body.results;
-      expect(records.map((r: any) => r.object_data.tags)).toEqual([['fresh'], ['fresh']]);
-      await t().del('/api/dcim/locations/', made).expect(204);
     });
 
     it('imports locations from CSV in as many statements for 3 rows as for 450', async () => {

@@ -6,7 +6,7 @@ import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
 import { first, INCLUDE_OPTIONS, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
-import { storedRows, unscoped } from './query/rows';
+import { readWhole, storedRows, unscoped } from './query/rows';
 import { filterCompiler, scopeIsOpen, visibleRows } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
@@ -152,7 +152,8 @@ export class ResourceService {
       }
       statement = oneStatement(exec, visible.from(match), lock, extras, byId);
     }
-    const rows = await exec.query(statement);
+    // A locked row (read whole, for a write) is kept for the write's change records.
+    const rows = lock && !extras ? await readWhole(exec, def, () => exec.query(statement)) : await exec.query(statement);
     if (rows.length !== 1) throw this.notFound(def);
     return rows[0];
   }
@@ -306,7 +307,8 @@ export class ResourceService {
       return out;
     };
     if (def.beforeRowLock) await def.beforeRowLock([...(await load(false)).values()], inputs, { ctx, exec: tx });
-    const out = await load(true);
+    // Kept for the write's change records (a delete's read them as they are locked here).
+    const out = new Map((await readWhole(tx, def, async () => [...(await load(true)).values()])).map((r) => [String(r.id), r]));
     const missing = ids.filter((id) => !out.has(id));
     if (missing.length) {
       throw new ValidationError({ id: missing.map((m) => `No ${modelClassName(def)} matches the given id: ${m}.`) });

@@ -121,3 +121,16 @@ export function noneRelated(exec: Executor, def: ResourceDefinition, ids: readon
 export function noteCreated(exec: Executor, def: ResourceDefinition, ids: readonly string[]): void {
   exec.writes?.noteCreated(def.table, ids);
 }
+
+/**
+ * Rows of `def` read whole (`SELECT t.*`, within whatever scope) by `read`, kept inside a
+ * transaction for `storedRows` to give again: a delete's change records take the rows its lock
+ * read, as a write's response takes those its change records read.
+ */
+export async function readWhole(exec: Executor, def: ResourceDefinition, read: () => Promise<Row[]>): Promise<Row[]> {
+  const w = exec.writes;
+  const at = w?.mark() ?? 0;
+  const rows = await read();
+  w?.remember(def.table, at, rows);
+  return rows;
+}
