@@ -44,13 +44,21 @@ function mysqlSessions(ms: number): unknown {
  * 64 MB on MySQL 8: ~400,000 ids in one list). JSON_ARRAYAGG is no way round it: MySQL's takes no
  * ORDER BY, and MariaDB's is a GROUP_CONCAT under the same bound.
  *
+ * sql_mode without NO_BACKSLASH_ESCAPES (a server may set it globally): string literals are written
+ * with backslash escapes, by mysql2 for every statement's values and by netkeel for a multi-row
+ * INSERT's rows (mysql-literals.ts); under that mode a backslash would be taken as itself.
+ *
  * eq_range_index_dive_limit = 0: the optimizer looks an `IN (...)` list's values up in the index
  * however many there are. Past 200 (the default) it guessed from the index's statistics instead,
  * and a column that is mostly NULL (nat_inside, a page's reverse references) counts as one value
  * on every row: a page of 1,000 addresses read all 100,000 rows of the table (60 ms) to find its
  * NAT references, where the look-ups take 3-10 ms.
  */
-export const MYSQL_SESSION = ['SET SESSION group_concat_max_len = 4294967295', 'SET SESSION eq_range_index_dive_limit = 0'];
+export const MYSQL_SESSION = [
+  'SET SESSION group_concat_max_len = 4294967295',
+  'SET SESSION eq_range_index_dive_limit = 0',
+  "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))",
+];
 
 /** Prepared statements each pooled MySQL/MariaDB connection keeps (as many as a PostgreSQL one). */
 export const MYSQL_PREPARED_PER_CONNECTION = 100;

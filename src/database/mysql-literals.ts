@@ -9,10 +9,11 @@ import { JsonText } from './column-values';
  * writes it with the connection's options (timezone 'Z': times in UTC), and a JSON document
  * (JsonText, made by netkeel) as a string literal.
  *
- * Strings are quoted as mysql2 quotes them: between single quotes, a backslash before each
- * quote and backslash, and NUL, newline, carriage return and Ctrl-Z written as escapes. This
- * holds for the connections netkeel opens (utf8mb4, backslash escapes on: MySQL's and
- * MariaDB's default sql_mode, which mysql2's own escaping assumes too).
+ * Strings are quoted as mysql2 quotes them, but for the quote: between single quotes, a quote
+ * doubled, a backslash before each backslash, and NUL, newline, carriage return and Ctrl-Z written
+ * as escapes. This holds for the connections netkeel opens (utf8mb4; backslash escapes on: each
+ * session drops NO_BACKSLASH_ESCAPES from its sql_mode, MYSQL_SESSION, as mysql2's own escaping
+ * assumes too).
  */
 export function mysqlLiteral(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
@@ -34,7 +35,9 @@ export function mysqlLiteral(v: unknown): string {
 /** The characters a quoted string cannot hold as they are. */
 const SPECIAL = /[\0\n\r\x1a'\\]/;
 const SPECIAL_ALL = /[\0\n\r\x1a'\\]/g;
-const ESCAPES: Record<string, string> = { '\0': '\\0', '\n': '\\n', '\r': '\\r', '\x1a': '\\Z', "'": "\\'", '\\': '\\\\' };
+// A quote doubled, which no sql_mode reads otherwise (mysql2 writes \'): a value can never end
+// its literal early, whatever the session's mode.
+const ESCAPES: Record<string, string> = { '\0': '\\0', '\n': '\\n', '\r': '\\r', '\x1a': '\\Z', "'": "''", '\\': '\\\\' };
 
 function quoted(s: string): string {
   return SPECIAL.test(s) ? `'${s.replace(SPECIAL_ALL, (c) => ESCAPES[c])}'` : `'${s}'`;

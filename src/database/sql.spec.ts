@@ -18,13 +18,13 @@ describe('valueRows', () => {
     expect(postgresDialect.render(insert)).toEqual({ text: 'INSERT INTO "t" ("a", "b") VALUES ($1, $2), ($3, $4) RETURNING "a"', params: ['x', 1, 'y', null] });
     expect(mysqlDialect.render(sql`WHERE ${ident('c')} = ${0} VALUES ${valueRows([['z']])}`)).toEqual({ text: "WHERE `c` = ? VALUES ('z')", params: [0], inlined: true });
   });
-  it('writes rows as literals on MySQL, marked inlined: quotes and backslashes escaped, times in UTC, JSON text as a string, bytes as hex', () => {
+  it('writes rows as literals on MySQL, marked inlined: quotes doubled, backslashes escaped, times in UTC, JSON text as a string, bytes as hex', () => {
     const rows = valueRows([
       ["it's \\ a\n\r\0\x1a \"b\" é 😀", 1, null, true, new Date('2026-12-05T00:14:40.926Z')],
       [new JsonText('{"a":"x\\"y","b":[1]}'), 2n, undefined, false, Buffer.from([0, 255])],
     ]);
     expect(mysqlDialect.render(sql`INSERT INTO ${ident('t')} VALUES ${rows} ON x = ${'y'}`)).toEqual({
-      text: "INSERT INTO `t` VALUES ('it\\'s \\\\ a\\n\\r\\0\\Z \"b\" é 😀', 1, NULL, true, '2026-12-05 00:14:40.926'), ('{\"a\":\"x\\\\\"y\",\"b\":[1]}', 2, NULL, false, X'00ff') ON x = ?",
+      text: "INSERT INTO `t` VALUES ('it''s \\\\ a\\n\\r\\0\\Z \"b\" é 😀', 1, NULL, true, '2026-12-05 00:14:40.926'), ('{\"a\":\"x\\\\\"y\",\"b\":[1]}', 2, NULL, false, X'00ff') ON x = ?",
       params: ['y'],
       inlined: true,
     });

@@ -1,6 +1,8 @@
 import { startApp, TestApp } from '../../src/core/testing/harness';
 import { testDatabases } from '../../src/database/test-servers';
 import { JsonText, type ColumnType } from '../../src/database/dialect';
+import type { Executor } from '../../src/database/db';
+import { MYSQL_SESSION } from '../../src/database/data-source.factory';
 import { ident, inList, raw, sql } from '../../src/database/sql';
 
 /**
@@ -132,6 +134,23 @@ describe.each(testDatabases())('multi-row INSERT of every storage type [%s]', (k
     expect(await byId([rows[4].id, rows[7].id])).toEqual([rows[4].id, rows[7].id]);
     expect(await found([...safe, ...needing])).toEqual(['NULL', 'null', texts[0], ' spaced ', '', '{}', "it's ? ??", 'plain', 'x.y:z+1-2_3'].sort());
     expect(await found(['null'])).toEqual(['null']);
+  });
+
+  (kind === 'mysql' ? it : it.skip)('writes MySQL literals that hold under any sql_mode: a quote never ends one early, and each session drops NO_BACKSLASH_ESCAPES', async () => {
+    const hostile = ["x', 'injected') -- ", "\\'", "''\\"];
+    const values = hostile.map((s, n) => ({ ...rows[0], id: `00000000-0000-4000-8000-0000000002${String(n).padStart(2, '0')}`, s, x: s }));
+    const read = async (tx: Executor) => (await tx.query<{ s: string; x: string }>(sql`SELECT ${ident('s')}, ${ident('x')} FROM ${ident(T)} ORDER BY ${ident('id')}`)).map((r) => [r.s, r.x]);
+    await t.db.transaction(async (tx) => {
+      // A server that sets NO_BACKSLASH_ESCAPES: quotes still doubled, never ended early (a backslash is then itself).
+      await tx.execute(sql`SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',NO_BACKSLASH_ESCAPES')`);
+      await tx.execute(sql`INSERT INTO ${ident(T)} ${d().insertRows(['id', 's', 'x'], ['uuid', 'string', 'text'], [[values[0].id, hostile[0], hostile[0]]])}`);
+      expect(await read(tx)).toEqual([[hostile[0], hostile[0]]]);
+      // What every netkeel session runs first takes the mode back off: backslashes are escapes again.
+      for (const stmt of MYSQL_SESSION) await tx.execute(raw(stmt));
+      await tx.execute(sql`DELETE FROM ${ident(T)}`);
+      await tx.execute(sql`INSERT INTO ${ident(T)} ${d().insertRows(['id', 's', 'x'], ['uuid', 'string', 'text'], values.map((v) => [v.id, v.s, v.x]))}`);
+      expect(await read(tx)).toEqual(hostile.map((s) => [s, s]));
+    });
   });
 
   it('stores one row, and rows that differ in no column', async () => {

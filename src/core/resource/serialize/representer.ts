@@ -201,7 +201,7 @@ export class Representer {
   private async reverseRefs(def: ResourceDefinition, reverse: ReverseKey, rows: Row[]): Promise<Map<string, unknown[]>> {
     const target = reverse.target();
     const out = new Map<string, unknown[]>(rows.map((r) => [String(r.id), []]));
-    if (noneRelated(this.exec, def, rows.map((r) => r.id), [target])) return out;
+    if (this.exec.writes && noneRelated(this.exec, def, rows.map((r) => r.id), [target])) return out;
     const from = await reverseFrom(this, reverse, inList(ident('rl', reverse.column), rows.map((r) => r.id)));
     const list = await this.exec.query(sql`SELECT ${ident('rl', 'id')} AS id, ${ident('rl', reverse.column)} AS k ${from} ORDER BY ${await orderBy(this.ctx, this.exec, target, new Map(), 'rl')}`);
     for (const r of list) out.get(String(r.k))?.push(ref(this.ctx, target, String(r.id)));
