@@ -9,10 +9,7 @@ export type SqlNode =
   | { t: 'ident'; v: string[] }
   /** `IN (<values>)`, or whatever the dialect binds a list of plain values with (one array). */
   | { t: 'in'; v: readonly (string | number)[] }
-  /**
-   * Rows of bound values, `(?, ?), (?, ?)`: a multi-row INSERT's VALUES; `wrap`: per column, SQL
-   * written around each of its placeholders (`CONVERT(`, ` USING utf8mb4)`), or null.
-   */
+  /** Rows of values, `($1, $2), ($3, $4)`: a multi-row INSERT's VALUES (on MySQL written as literals: mysql-literals.ts). */
   | { t: 'values'; v: readonly (readonly unknown[])[] }
   /** A RenderedSql's only node: it is a whole statement, never part of another. */
   | { t: 'rendered' };

@@ -98,13 +98,7 @@ export function rowsWithin(def: ResourceDefinition, alias: string, scope: Sql): 
  */
 export async function storedRows(exec: Executor, def: ResourceDefinition, ids: readonly string[]): Promise<Row[]> {
   if (!ids.length) return [];
-  const w = exec.writes;
-  const kept = w?.remembered(def.table, ids);
-  if (kept) return kept;
-  const at = w?.mark() ?? 0;
-  const rows = await exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids as string[]))}`);
-  w?.remember(def.table, at, rows);
-  return rows;
+  return exec.writes?.remembered(def.table, ids) ?? readWhole(exec, def, () => exec.query(sql`SELECT * ${unscoped(def).from(inList(ident('id'), ids as string[]))}`));
 }
 
 /**

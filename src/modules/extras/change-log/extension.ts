@@ -223,11 +223,11 @@ const RECORD_COLUMNS = storedColumns(objectChangeResource);
 const RECORD_TYPES = RECORD_COLUMNS.map((c) => columnTypes(objectChangeResource)[c]);
 
 /**
- * Characters of JSON text an INSERT of records carries at most: at most 12 MB in UTF-8 (three
+ * Characters of JSON text an INSERT of records carries at most: at most 12.6 MB in UTF-8 (three
  * bytes a character; a quote or backslash escaped in MySQL's string literal, two), within
  * MariaDB's default max_allowed_packet (16 MB), which bounds a statement's size.
  */
-const MAX_RECORDS_TEXT = 4_000_000;
+const MAX_RECORDS_TEXT = 4 * 1024 * 1024;
 
 /**
  * The records of a batch (at most a chunk of them) in as few INSERTs as their size allows: one
