@@ -1,4 +1,4 @@
-import { asWritten, compileEncoder, encoderOf, representations } from '../resource/serialize/json-encoder';
+import { asWritten, compileEncoder, encoderOf, NestedTexts, representations, withEncoder } from '../resource/serialize/json-encoder';
 import { CHUNK_BYTES, jsonChunks, withRepresentations } from './json-body';
 
 describe('jsonChunks', () => {
@@ -36,6 +36,26 @@ describe('jsonChunks', () => {
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.filter((c) => c.length > CHUNK_BYTES)).toHaveLength(1);
     expect(chunks.every((c) => c.toString('utf8') === Buffer.from(c.toString('utf8')).toString('utf8') && !c.toString('utf8').includes('\uFFFD'))).toBe(true);
+  });
+
+  it('writes representations that nest others in pieces, with the same bytes', () => {
+    // Nested objects (a location type shared by every row, a tenant each) with multi-byte text
+    // and one larger than a chunk, written piece by piece (Encoder.into) across chunk boundaries.
+    const encodeNested = compileEncoder(['id', 'name'], { id: 'plain' })!;
+    const encodeRow = compileEncoder(['id', 'type', 'tenant', 'n'], { id: 'plain', type: 'nested', tenant: 'nested' })!;
+    expect(encodeRow.into).toBeDefined();
+    const type = { id: 't', name: 'Site é北🚀' };
+    const tenants = Array.from({ length: 50 }, (_, i) => ({ id: `x${i}`, name: `é北🚀${'y'.repeat(i * 37)}` }));
+    tenants[7].name = '北'.repeat(CHUNK_BYTES);
+    const texts = new NestedTexts();
+    texts.add([type, ...tenants], encodeNested);
+    const items = Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, type, tenant: i % 11 ? tenants[i % 50] : null, n: i }));
+    const expected = JSON.stringify({ count: items.length, results: items });
+    for (const results of [withEncoder([...items], encodeRow, texts), withEncoder([...items], encodeRow)]) {
+      const chunks = jsonChunks({ count: items.length, results })!;
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(expected);
+      expect(chunks.length).toBeGreaterThan(3);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { encoderOf, representations } from '../resource/serialize/json-encoder';
+import { encoderOf, nestedTextsOf, representations, type Encoder, type NestedTexts, type TextSink } from '../resource/serialize/json-encoder';
 
 /**
  * A response body with the representations it stands for (json-encoder's `asWritten`) made: for
@@ -52,13 +52,25 @@ class Chunks {
     this.text('[');
     // Representations of one batch come with an encoder compiled for their keys.
     const encode = encoderOf(items);
-    items.forEach((item, i) => {
-      if (i) this.text(',');
-      // In an array, what JSON.stringify cannot represent is written as null.
-      this.text(encode ? encode(item as Record<string, unknown>) : (JSON.stringify(item) ?? 'null'));
-    });
+    // Representations nesting others: written in pieces (Encoder.into).
+    if (encode?.into) this.into(items as Record<string, unknown>[], encode.into, nestedTextsOf(items));
+    else {
+      items.forEach((item, i) => {
+        if (i) this.text(',');
+        // In an array, what JSON.stringify cannot represent is written as null.
+        this.text(encode ? encode(item as Record<string, unknown>) : (JSON.stringify(item) ?? 'null'));
+      });
+    }
     this.text(']');
     return this;
+  }
+
+  private into(items: Record<string, unknown>[], into: NonNullable<Encoder['into']>, texts: NestedTexts | undefined): void {
+    const sink: TextSink = { text: (s) => this.text(s), nested: (v) => (texts ? texts.text(v) : JSON.stringify(v)) };
+    for (let i = 0; i < items.length; i++) {
+      if (i) this.text(',');
+      into(items[i], sink);
+    }
   }
 
   text(s: string): void {

@@ -1,4 +1,9 @@
-import { Context, Liquid, LiquidError, Template, toValueSync } from 'liquidjs';
+import type { Liquid, Template } from 'liquidjs';
+
+type LiquidJs = typeof import('liquidjs');
+let loaded: LiquidJs | undefined;
+/** liquidjs, loaded when the first template is compiled: ~1 MB of heap that a process rendering no template does without. */
+const liquidjs = (): LiquidJs => (loaded ??= require('liquidjs') as LiquidJs);
 
 /**
  * The one template engine of netkeel (computed fields now; export templates, custom links and
@@ -97,11 +102,19 @@ function text(v: unknown): string {
 const JINJA_ALIASES: Record<string, string> = { upper: 'upcase', lower: 'downcase', length: 'size', trim: 'strip' };
 
 export class TemplateEngine {
-  private readonly liquid: Liquid;
+  private engine?: Liquid;
   private readonly cache = new Map<string, CompiledTemplate>();
 
-  constructor(readonly limits: TemplateLimits = DEFAULT_LIMITS) {
-    this.liquid = new Liquid({
+  constructor(readonly limits: TemplateLimits = DEFAULT_LIMITS) {}
+
+  /** The Liquid engine, made on first use. */
+  private get liquid(): Liquid {
+    return (this.engine ??= this.make());
+  }
+
+  private make(): Liquid {
+    const { limits } = this;
+    const liquid = new (liquidjs().Liquid)({
       ownPropertyOnly: true,
       // No file system: include/render/layout look only here, and find nothing.
       templates: {},
@@ -112,8 +125,9 @@ export class TemplateEngine {
       memoryLimit: limits.memory,
       outputEscape: undefined,
     });
-    for (const [jinja, liquid] of Object.entries(JINJA_ALIASES)) this.liquid.registerFilter(jinja, this.liquid.filters[liquid]);
-    this.liquid.registerFilter('title', (v: unknown) => text(v).toLowerCase().replace(/(^|[^\p{L}\p{N}'])(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase()));
+    for (const [jinja, name] of Object.entries(JINJA_ALIASES)) liquid.registerFilter(jinja, liquid.filters[name]);
+    liquid.registerFilter('title', (v: unknown) => text(v).toLowerCase().replace(/(^|[^\p{L}\p{N}'])(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase()));
+    return liquid;
   }
 
   /** Parses a template once (kept by source: definitions are few and change rarely). */
@@ -144,6 +158,7 @@ export class TemplateEngine {
     try {
       const emitter = new BoundedEmitter(this.limits.outputChars);
       const renderLimit = new StepLimiter(this.limits, budget, performance.now() + this.limits.renderMs);
+      const { Context, toValueSync } = liquidjs();
       const ctx = new Context(data, this.liquid.options, { sync: true, ownPropertyOnly: true }, { liquid: this.liquid, renderLimit: renderLimit as never });
       const out: unknown = toValueSync(this.liquid.renderer.renderTemplates(t.parsed, ctx, emitter as never));
       return { value: typeof out === 'string' ? out : emitter.buffer };
@@ -172,7 +187,7 @@ export class TemplateEngine {
 /** An error as one line a user can act on (liquidjs adds the template excerpt on later lines). */
 function message(e: unknown): string {
   if (e instanceof OutputLimitError) return e.message;
-  const cause = e instanceof LiquidError && e.originalError instanceof OutputLimitError ? e.originalError.message : null;
+  const cause = loaded && e instanceof loaded.LiquidError && e.originalError instanceof OutputLimitError ? e.originalError.message : null;
   if (cause) return cause;
   const m = e instanceof Error ? e.message : String(e);
   return m.split('\n')[0].slice(0, 500);

@@ -4,7 +4,7 @@ import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
 import type { ModelExtension } from '../extension';
 import type { Field, ManyToManyField } from '../fields';
 import type { Ancestry } from '../query/tree';
-import type { Encoder } from './json-encoder';
+import { isPlain, type Encoder, type ValueKind } from './json-encoder';
 
 export type Obj = Record<string, unknown>;
 
@@ -60,7 +60,7 @@ export interface Batch {
   type: string;
   /** Every key of this batch's representations, in order (set by the first one made, when there are several). */
   template?: Obj;
-  /** The JSON encoder of the batch's representations (set with the template; a nested batch's marks its objects, nestedIn). */
+  /** The JSON encoder of the batch's representations (set with the template; a nested batch's writes its objects once, NestedTexts). */
   encode?: Encoder;
 }
 
@@ -69,3 +69,33 @@ export const ref = (ctx: RequestContext, def: ResourceDefinition, id: string): O
   object_type: objectType(def),
   url: `${ctx.listUrl(def)}${id}/`,
 });
+
+/**
+ * What each key of a batch's representations holds, for its JSON encoder: the strings the
+ * representer builds from ids of typed uuid columns, URLs and timestamps need no escaping (a
+ * list URL carrying the request's host is checked once), and a foreign key is a reference at
+ * depth 0 and a nested object (or reference) the response may show many times at depth > 0.
+ */
+export function valueKinds(ctx: RequestContext, typed: boolean, b: Batch): Record<string, ValueKind> {
+  const urls = typed && isPlain(b.listUrl);
+  const standard: Record<string, boolean> = {
+    id: typed,
+    object_type: isPlain(b.type),
+    url: urls,
+    created: true,
+    last_updated: true,
+  };
+  const kinds: Record<string, ValueKind> = {};
+  for (const e of b.extensions) for (const [key, k] of Object.entries(e.represent!.keys)) if (k.url) standard[key] = urls;
+  // A model field of the same name (none today) would hold what its row holds: left to 'any'.
+  for (const [key, plain] of Object.entries(standard)) if (plain && !(key in b.def.fields)) kinds[key] = 'plain';
+  for (const f of b.shown) {
+    if (f.kind !== 'fk') continue;
+    if (b.depth > 0) kinds[f.name] = 'nested';
+    else if (typed) {
+      const target = f.target();
+      if (isPlain(ctx.listUrl(target))) kinds[f.name] = { ref: objectType(target) };
+    }
+  }
+  return kinds;
+}

@@ -1,4 +1,4 @@
-import { compileEncoder, constant, encoderOf, nestedIn, ValueKind, withEncoder } from './json-encoder';
+import { compileEncoder, constant, encoderOf, NestedTexts, ValueKind, withEncoder } from './json-encoder';
 
 /** The compiled encoder writes what JSON.stringify writes, for every kind of value. */
 describe('compileEncoder', () => {
@@ -52,31 +52,48 @@ describe('compileEncoder', () => {
     }
   });
 
-  // A nested object is written by its batch's encoder when it has one, its text kept for the next
-  // row showing the same object: every row, showing it or another object (of the same content or
-  // not), is still written as it is.
-  it('writes nested objects as JSON.stringify does, through their own encoder', () => {
-    const nestedKeys = ['id', 'type', 'parent', 'tenant'];
+  // A nested object is written once, by its batch's encoder when it has one (NestedTexts), and
+  // its text written again for every row showing it; any other object a 'nested' key holds (a
+  // reference, another object of the same id) is written as it is.
+  it('writes nested objects as JSON.stringify does, each once', () => {
     const tenantKeys = ['id', 'name', 'group'];
     const encodeTenant = compileEncoder(tenantKeys, { id: 'plain', group: { ref: 'tenancy.tenantgroup' } })!;
-    const encodeRow = compileEncoder(nestedKeys, { id: 'plain', type: 'nested', parent: 'nested', tenant: 'nested' })!;
+    const encodeRow = compileEncoder(['id', 'type', 'parent', 'tenant'], { id: 'plain', type: 'nested', parent: 'nested', tenant: 'nested' })!;
+    expect(encodeRow.into).toBeDefined();
     const group = { id: 'g', object_type: 'tenancy.tenantgroup', url: 'http://h/g/' };
-    const tenants = [1, 2].map((n) => ({ id: `t${n}`, name: `Tenant "${n}" é`, group }));
-    nestedIn(tenants, encodeTenant);
-    const calls = jest.fn(encodeTenant);
-    const counted = [{ id: 't3', name: 'x', group: null }];
-    nestedIn(counted, calls);
+    const tenants = [1, 2].map((n) => ({ id: `t${n}`, name: `Tenant "${n}" é 北`, group }));
     const type = { id: 'lt', name: 'Site', extra: [1, { a: 'b' }] };
+    const texts = new NestedTexts();
+    const calls = jest.fn(encodeTenant);
+    texts.add(tenants, calls);
+    texts.add([type], undefined);
+    // A nested object that nests others (depth 2): written through the same texts.
+    const encodeMid = compileEncoder(['id', 'tenant'], { id: 'plain', tenant: 'nested' })!;
+    const mid = { id: 'm', tenant: tenants[1] };
+    texts.add([mid], encodeMid);
+    expect(calls).toHaveBeenCalledTimes(2);
     const rows = [
       { id: 'a', type, parent: null, tenant: tenants[0] },
       { id: 'b', type, parent: { id: 'p', display: 'P\n' }, tenant: tenants[1] },
-      { id: 'c', type: { ...type }, parent: 'not an object', tenant: counted[0] },
-      { id: 'd', type, parent: undefined, tenant: counted[0] },
+      { id: 'c', type: { ...type }, parent: 'not an object', tenant: tenants[0] },
+      { id: 'd', type, parent: undefined, tenant: tenants[1] },
       { id: 'e', type: null, parent: [], tenant: tenants[0] },
+      { id: 'f', type, parent: mid, tenant: { ...tenants[0], name: 'changed' } },
     ];
-    for (const row of rows) expect(encodeRow(row)).toBe(JSON.stringify(row));
-    // Rows c and d show the same tenant one after the other: written once.
-    expect(calls).toHaveBeenCalledTimes(1);
+    const written = (row: Record<string, unknown>, nested = (v: object) => texts.text(v)) => {
+      let text = '';
+      encodeRow.into!(row, { text: (s) => void (text += s), nested });
+      return text;
+    };
+    for (const row of [...rows, ...rows]) {
+      expect(written(row)).toBe(JSON.stringify(row));
+      expect(encodeRow(row)).toBe(JSON.stringify(row));
+      expect(written(row, (v) => JSON.stringify(v))).toBe(JSON.stringify(row));
+    }
+    // The tenants were written when added, and only then.
+    expect(calls).toHaveBeenCalledTimes(2);
+    // Without a nested key there is nothing to write apart: no `into`.
+    expect(compileEncoder(tenantKeys, { id: 'plain' })!.into).toBeUndefined();
   });
 
   it('gives the same function for the same keys and kinds', () => {

@@ -24,16 +24,27 @@ export type ValueKind =
   | { ref: string }
   /**
    * null, or an object the representer nested into the response (a related object at depth > 0,
-   * or its reference), made for this one response and never changed: written by the encoder of
-   * its batch (see `nestedIn`), and the text of the last one written for the key kept with it, as
-   * for references (a page of 1,000 locations shows one location type and status a thousand times).
+   * or its reference), made for this one response and never changed: its text written once
+   * (NestedTexts), and the text of the last one written for the key kept with it, as for
+   * references (a page of 1,000 locations shows one location type and status a thousand times).
    */
   | 'nested'
   /** Anything JSON.stringify accepts. */
   | 'any';
 
-/** Encodes one representation of a batch. */
-export type Encoder = (item: Record<string, unknown>) => string;
+/** Where an encoder's `into` writes a representation, piece by piece (a response body's buffers). */
+export interface TextSink {
+  text(s: string): void;
+  /** The JSON text of an object a 'nested' key holds (NestedTexts.text). */
+  nested(v: object): string;
+}
+
+/**
+ * Encodes one representation of a batch. `into`, where the batch nests other representations:
+ * the same JSON written into a sink in pieces, each nested object's text (as the sink has it)
+ * a piece of its own (see `build`).
+ */
+export type Encoder = ((item: Record<string, unknown>) => string) & { into?: (item: Record<string, unknown>, out: TextSink) => void };
 
 /** Where a list of representations keeps the encoder of its items. */
 export const JSON_ENCODER = Symbol('netkeel.jsonEncoder');
@@ -79,22 +90,52 @@ export function shared<T extends object>(o: T): Readonly<T> {
   return o;
 }
 
-/** The encoders of nested representations, by object (see `nestedIn`). */
-const nestedEncoders = new WeakMap<object, Encoder>();
-
 /**
- * Marks representations made to be nested into other ones (a page's related objects at depth > 0)
- * with the encoder of their batch, which a 'nested' key writes them with: about half the time
- * JSON.stringify takes. The objects must not change afterwards.
+ * The JSON texts of the objects a response nests (related objects at depth > 0, made for this
+ * response and never changed afterwards), each written once, by the encoder of its batch, when
+ * its batch is made (`add`), and found again by its id and identity as the response is written
+ * (a 'nested' key's value, Encoder.into): a page of 1,000 locations at depth 1 shows one location
+ * type a thousand times and each of 500 tenants twice.
  */
-export function nestedIn(objects: Iterable<object>, encode: Encoder | undefined): void {
-  if (encode) for (const o of objects) nestedEncoders.set(o, encode);
+export class NestedTexts {
+  private readonly byId = new Map<string, { o: object; text: string }>();
+
+  /** Writes the objects of a batch (`encode`: the batch's encoder; JSON.stringify without one). */
+  add(objects: Iterable<Record<string, unknown>>, encode: Encoder | undefined): void {
+    let piece = '';
+    const sink: TextSink = { text: (s) => void (piece += s), nested: (v) => this.text(v) };
+    for (const o of objects) {
+      const id = o.id;
+      if (typeof id !== 'string' || this.byId.has(id)) continue; // another object of that id: written when met
+      let text: string;
+      if (encode?.into) {
+        piece = '';
+        encode.into(o, sink);
+        text = piece;
+      } else text = encode ? encode(o) : JSON.stringify(o);
+      this.byId.set(id, { o, text: flat(text) });
+    }
+  }
+
+  /** The JSON text of a nested object (or of any other object: a reference to a hidden one). */
+  text(v: object): string {
+    const id = (v as { id?: unknown }).id;
+    const kept = typeof id === 'string' ? this.byId.get(id) : undefined;
+    return kept !== undefined && kept.o === v ? kept.text : (any(v) as string);
+  }
 }
 
-/** The JSON text of a value of a 'nested' key that is an object. */
+/** The texts of the objects a list of representations nests, kept with the list (json-body reads them). */
+const NESTED_TEXTS = Symbol('netkeel.nestedTexts');
+
+/** The nested objects' texts a list carries, if any (see `withEncoder`). */
+export function nestedTextsOf(list: unknown[]): NestedTexts | undefined {
+  return (list as { [NESTED_TEXTS]?: NestedTexts })[NESTED_TEXTS];
+}
+
+/** A 'nested' key's object written by the string form of an encoder (no NestedTexts at hand): as JSON.stringify writes it. */
 function nested(v: object): string {
-  const encode = nestedEncoders.get(v);
-  return encode ? encode(v as Record<string, unknown>) : (any(v) as string);
+  return any(v) as string;
 }
 
 /** A value as JSON.stringify writes it inside an object; undefined: the key is left out. */
@@ -200,16 +241,44 @@ function build(keys: string[], kinds: Record<string, ValueKind>): Encoder {
     return `((v = any(${value})) === undefined ? '' : ${JSON.stringify(prefix)} + v)`;
   });
   const state = memos.length ? `let ${memos.join(', ')};` : '';
-  return new Function('plain', 'any', 'nested', 'flat', `${state} return function encode(o) { let v; return ${parts.join(' + ')} + '}'; };`)(plain, any, nested, flat) as Encoder;
+  // The form that writes into a sink, where some key nests objects: the text up to each nested
+  // object, then that object's text as the sink has it (written once, flat: NestedTexts; the
+  // last one's kept for the key), each a piece of its own. Joined into the object's text, a
+  // related object's text (a location type's, shown by every location of a page at depth 1) was
+  // copied into every referring object's text when V8 made that text flat to encode it as UTF-8:
+  // ~1 MB more to allocate and copy per page.
+  const intoParts = keys.map((key, i) => {
+    if ((kinds[key] ?? 'any') !== 'nested' || i === 0) return `s += ${parts[i]};`;
+    const prefix = JSON.stringify(`,${JSON.stringify(key)}:`);
+    return `if ((v = o[${JSON.stringify(key)}]) !== null && typeof v === 'object') { out.text(s + ${prefix}); out.text(v === n${i} ? b${i} : (n${i} = v, b${i} = out.nested(v))); s = ''; } else s += (v = any(v)) === undefined ? '' : ${prefix} + v;`;
+  });
+  const intoState = keys.flatMap((key, i) => (i && kinds[key] === 'nested' ? [`n${i}`, `b${i}`] : []));
+  const into = intoState.length ? `encode.into = function into(o, out) { let v, s = ''; ${intoParts.join(' ')} out.text(s + '}'); };` : '';
+  return new Function(
+    'plain',
+    'any',
+    'nested',
+    'flat',
+    `${state} ${intoState.length ? `let ${intoState.join(', ')};` : ''} function encode(o) { let v; return ${parts.join(' + ')} + '}'; } ${into} return encode;`,
+  )(plain, any, nested, flat) as Encoder;
 }
 
 function verified(encode: Encoder): Encoder {
-  return (item) => {
-    const text = encode(item);
+  const check = (text: string, item: Record<string, unknown>) => {
     const expected = JSON.stringify(item);
     if (text !== expected) throw new Error(`JSON encoder differs from JSON.stringify:\n${text}\n${expected}`);
     return text;
   };
+  const out: Encoder = (item) => check(encode(item), item);
+  const into = encode.into;
+  if (into) {
+    out.into = (item, sink) => {
+      let text = '';
+      into(item, { text: (s) => void (text += s), nested: (v) => sink.nested(v) });
+      sink.text(check(text, item));
+    };
+  }
+  return out;
 }
 
 /** Where a list of representations made as it is written keeps what makes them (see `asWritten`). */
@@ -228,21 +297,28 @@ interface AsWritten {
  * all of those made so far (3-12 % of a 1,000-object page's server CPU). The list holds the sources;
  * anything else that reads it must take `representations(list)`.
  */
-export function asWritten<S extends object>(sources: S[], make: (source: S) => Record<string, unknown>, encode: Encoder): Record<string, unknown>[] {
+export function asWritten<S extends object>(sources: S[], make: (source: S) => Record<string, unknown>, encode: Encoder, texts?: NestedTexts): Record<string, unknown>[] {
   const list = sources.slice() as unknown as Record<string, unknown>[];
   Object.defineProperty(list, AS_WRITTEN, { value: { make, encode } satisfies AsWritten });
-  return withEncoder(list, (source) => encode(make(source as unknown as S)));
+  const written: Encoder = (source) => encode(make(source as unknown as S));
+  const into = encode.into;
+  if (into) written.into = (source, out) => into(make(source as unknown as S), out);
+  return withEncoder(list, written, texts);
 }
 
 /** The representations a list stands for: those of a list made `asWritten`, made now (with their encoder); any other list as it is. */
 export function representations<T>(list: T[]): T[] {
   const deferred = (list as { [AS_WRITTEN]?: AsWritten })[AS_WRITTEN];
-  return deferred ? (withEncoder(list.map((s) => deferred.make(s as never)), deferred.encode) as T[]) : list;
+  return deferred ? (withEncoder(list.map((s) => deferred.make(s as never)), deferred.encode, nestedTextsOf(list)) as T[]) : list;
 }
 
-/** Marks a list of representations with the encoder of its items (kept off its enumerable keys). */
-export function withEncoder<T extends object[]>(list: T, encode: Encoder | undefined): T {
+/**
+ * Marks a list of representations with the encoder of its items and the texts of the objects
+ * they nest (kept off its enumerable keys).
+ */
+export function withEncoder<T extends object[]>(list: T, encode: Encoder | undefined, texts?: NestedTexts): T {
   if (encode) Object.defineProperty(list, JSON_ENCODER, { value: encode });
+  if (encode && texts) Object.defineProperty(list, NESTED_TEXTS, { value: texts });
   return list;
 }
 

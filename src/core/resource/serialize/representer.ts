@@ -9,8 +9,8 @@ import { noneRelated, unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { Ancestry, loadAncestry } from '../query/tree';
-import { asWritten, compileEncoder, isPlain, nestedIn, ValueKind, withEncoder } from './json-encoder';
-import { Batch, Obj, ReadOptions, ref } from './batch';
+import { asWritten, compileEncoder, NestedTexts, withEncoder } from './json-encoder';
+import { Batch, Obj, ReadOptions, ref, valueKinds } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { ancestryOfPage, countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
@@ -40,11 +40,14 @@ export class Representer {
   /** `onlyWritten`: for a body only written (a list page), each made as it is written (`asWritten`). */
   async represent(def: ResourceDefinition, rows: Row[], opts: ReadOptions, onlyWritten = false): Promise<Obj[]> {
     const batch = await this.load(def, rows, opts.depth, true, opts);
-    if (!onlyWritten || rows.length < 2) return withEncoder(rows.map((r) => this.serialize(batch, r, opts)), batch.encode);
+    if (!onlyWritten || rows.length < 2) return withEncoder(rows.map((r) => this.serialize(batch, r, opts)), batch.encode, this.texts);
     const first = this.serialize(batch, rows[0], opts); // gives the batch its template and encoder
     const make = (r: Row) => (r === rows[0] ? first : this.serialize(batch, r, opts));
-    return batch.encode ? asWritten(rows, make, batch.encode) : rows.map(make);
+    return batch.encode ? asWritten(rows, make, batch.encode, this.texts) : rows.map(make);
   }
+
+  /** The JSON texts of the objects this request's representations nest, each written once (NestedTexts). */
+  private texts?: NestedTexts;
 
   /** Fields visible in the request's API version. */
   visible(f: Field): boolean {
@@ -104,12 +107,17 @@ export class Representer {
         const t = f.target();
         const entry = byTarget.get(t) ?? { fields: [], ids: new Set<string>() };
         entry.fields.push(f);
-        rows.forEach((r) => r[f.column] && entry.ids.add(String(r[f.column])));
+        // Rows in a row mostly refer to the same object (one location type for a whole page).
+        let last: unknown;
+        for (const r of rows) {
+          const v = r[f.column];
+          if (v && v !== last) entry.ids.add(String((last = v)));
+        }
         byTarget.set(t, entry);
       }
       for (const [target, entry] of byTarget) {
         jobs.push(
-          this.nestedObjects(target, [...entry.ids], depth - 1, opts).then((m) => entry.fields.forEach((f) => batch.nested.set(f.name, m))),
+          this.nestedObjects(target, [...entry.ids], depth - 1, opts, true).then((m) => entry.fields.forEach((f) => batch.nested.set(f.name, m))),
         );
       }
       for (const f of fields) {
@@ -166,14 +174,17 @@ export class Representer {
     return new Map(list.map((r) => [String(r.c0), Object.fromEntries(all.map((c, i) => [c, r[`c${i}`]]))]));
   }
 
-  /** Nested representations of the visible objects among ids; invisible ones stay references. */
-  private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions): Promise<Map<string, Obj>> {
+  /**
+   * Nested representations of the visible objects among ids; invisible ones stay references.
+   * `written`: for a foreign key's 'nested' key, each written once here (NestedTexts).
+   */
+  private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions, written = false): Promise<Map<string, Obj>> {
     if (!idList.length) return new Map();
     const visible = await visibleRows(this.ctx, this.exec, def, 'n');
     const rows = await this.exec.query(sql`SELECT n.* ${visible.from(inList(ident('n', 'id'), idList))}`);
     const batch = await this.load(def, rows, depth, false, opts);
     const out = new Map(rows.map((r) => [String(r.id), this.serialize(batch, r, opts)]));
-    nestedIn(out.values(), batch.encode);
+    if (written) (this.texts ??= new NestedTexts()).add(out.values(), batch.encode);
     return out;
   }
 
@@ -219,10 +230,18 @@ export class Representer {
   private async manyFromIds(f: ManyToManyField, rows: Row[], key: string, depth: number, opts: ReadOptions) {
     const target = f.target();
     if (depth === 0) return this.refsFromIds(target, rows, key);
-    const lists = new Map<string, string[]>(rows.map((r) => [String(r.id), r[key] ? String(r[key]).split(',') : []]));
-    const nested = depth > 0 ? await this.nestedObjects(target, [...new Set([...lists.values()].flat())], depth - 1, opts) : null;
+    // Only the rows with linked objects (a row without has none: `serialize`).
+    const lists = new Map<string, string[]>();
+    const linked = new Set<string>();
+    for (const r of rows) {
+      if (!r[key]) continue;
+      const list = String(r[key]).split(',');
+      lists.set(String(r.id), list);
+      for (const id of list) linked.add(id);
+    }
+    const nested = await this.nestedObjects(target, [...linked], depth - 1, opts);
     const out = new Map<string, unknown[]>();
-    for (const [id, list] of lists) out.set(id, list.map((dst) => nested?.get(dst) ?? ref(this.ctx, target, dst)));
+    for (const [id, list] of lists) out.set(id, list.map((dst) => nested.get(dst) ?? ref(this.ctx, target, dst)));
     return out;
   }
 
@@ -357,38 +376,7 @@ export class Representer {
     // with: a copy is an object of fast properties again (JSON.stringify takes ~15 % less).
     if (b.rows.length < 2) return { ...out };
     b.template = Object.fromEntries(Object.keys(out).map((k) => [k, null]));
-    b.encode = compileEncoder(Object.keys(out), this.valueKinds(b));
+    b.encode = compileEncoder(Object.keys(out), valueKinds(this.ctx, this.exec.dialect.typedUuids, b));
     return { ...out };
-  }
-
-  /**
-   * What each key of a batch's representations holds, for its JSON encoder: the strings this
-   * class builds from ids of typed uuid columns, URLs and timestamps need no escaping (a list URL
-   * carrying the request's host is checked once), and a foreign key is a reference at depth 0
-   * and a nested object (or reference) the response may show many times at depth > 0.
-   */
-  private valueKinds(b: Batch): Record<string, ValueKind> {
-    const typed = this.exec.dialect.typedUuids;
-    const urls = typed && isPlain(b.listUrl);
-    const standard: Record<string, boolean> = {
-      id: typed,
-      object_type: isPlain(b.type),
-      url: urls,
-      created: true,
-      last_updated: true,
-    };
-    const kinds: Record<string, ValueKind> = {};
-    for (const e of b.extensions) for (const [key, k] of Object.entries(e.represent!.keys)) if (k.url) standard[key] = urls;
-    // A model field of the same name (none today) would hold what its row holds: left to 'any'.
-    for (const [key, plain] of Object.entries(standard)) if (plain && !(key in b.def.fields)) kinds[key] = 'plain';
-    for (const f of b.shown) {
-      if (f.kind !== 'fk') continue;
-      if (b.depth > 0) kinds[f.name] = 'nested';
-      else if (typed) {
-        const target = f.target();
-        if (isPlain(this.ctx.listUrl(target))) kinds[f.name] = { ref: objectType(target) };
-      }
-    }
-    return kinds;
   }
 }

@@ -1,5 +1,4 @@
-import { Kind, parse, valueFromASTUntyped } from 'graphql';
-import { checkQuery } from '../../../core/graphql/graphql.service';
+import { declaredVariables, queryErrors } from '../../../core/graphql/graphql.service';
 import { defineResource } from '../../../core/resource/definition';
 import { field } from '../../../core/resource/fields';
 import { escapeLike } from '../../../core/resource/query/lookups';
@@ -35,20 +34,10 @@ export const graphqlQueryResource = defineResource({
     if (!s.create && !s.touched.has('query')) return;
     const query = s.values.query;
     if (typeof query !== 'string' || !query.trim()) return;
-    const { errors } = await checkQuery(w.ctx, query);
-    if (errors.length) return { query: errors.map((e) => e.message) };
+    const errors = await queryErrors(w.ctx, query);
+    if (errors.length) return { query: errors };
   },
   beforeSave(states) {
     for (const s of states) if (s.create || s.touched.has('query')) s.values.variables = declaredVariables(String(s.values.query));
   },
 });
-
-/** The variables a query's operations declare, each with its default value (or "" without one). */
-export function declaredVariables(query: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const d of parse(query).definitions) {
-    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const v of d.variableDefinitions ?? []) out[v.variable.name.value] = v.defaultValue ? valueFromASTUntyped(v.defaultValue) : '';
-  }
-  return out;
-}
