@@ -1,14 +1,13 @@
 import type { Executor, Row } from '../../../database/db';
-import { ident, inList, join, Sql, sql } from '../../../database/sql';
+import { ident, inList, join, sql } from '../../../database/sql';
 import type { RequestContext } from '../../context';
 import type { ResourceRegistry } from '../registry';
-import { DisplayHelpers, objectType, ResourceDefinition } from '../definition';
-import type { ModelExtension } from '../extension';
+import { objectType, ResourceDefinition } from '../definition';
 import { fieldInVersion, fieldReadable, type ContentTypesField, type Field, type ForeignKeyField, type GenericForeignKeyField, type ManyToManyField, type ReverseKey } from '../fields';
 import { noneRelated, unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
-import { Ancestry, loadAncestry } from '../query/tree';
+import { loadAncestry } from '../query/tree';
 import { asWritten, compileEncoder, NestedTexts, withEncoder } from './json-encoder';
 import { Batch, Obj, ReadOptions, ref, valueKinds } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
@@ -17,7 +16,7 @@ import { ancestryOfPage, countColumn, countRows, ExtrasShape, keptPageExtras, M2
 export type { ReadOptions, Obj };
 export { ref };
 export { PAGE_CTE, withPage } from './page-extras';
-import { readScalar, slugify } from './values';
+import { readScalar } from './values';
 import { formatDateTime } from '../query/values';
 
 /** A batch's fields (readable in its API version), those it shows in order and after the timestamps, and its extensions. */
