@@ -106,7 +106,7 @@ export class Representer {
         const t = f.target();
         const entry = byTarget.get(t) ?? { fields: [], ids: new Set<string>() };
         entry.fields.push(f);
-        // Rows in a row mostly refer to the same object (one location type for a whole page).
+        // Consecutive rows mostly refer to the same object (one location type for a whole page).
         let last: unknown;
         for (const r of rows) {
           const v = r[f.column];
