@@ -1,4 +1,4 @@
-import { encoderOf, nestedTextsOf, representations, type Encoder, type NestedTexts, type TextSink } from '../resource/serialize/json-encoder';
+import { encoderOf, NestedTexts, nestedTextsOf, representations, type Encoder, type TextSink } from '../resource/serialize/json-encoder';
 
 /**
  * A response body with the representations it stands for (json-encoder's `asWritten`) made: for
@@ -40,6 +40,9 @@ export function jsonChunks(value: unknown): Buffer[] | undefined {
   return text === undefined ? undefined : [Buffer.from(text, 'utf8')];
 }
 
+/** The texts of a list that carries none: every nested object written as JSON.stringify writes it. */
+const NO_TEXTS = new NestedTexts();
+
 /** The size of the buffers a long body is written into. */
 export const CHUNK_BYTES = 64 * 1024;
 
@@ -66,7 +69,8 @@ class Chunks {
   }
 
   private into(items: Record<string, unknown>[], into: NonNullable<Encoder['into']>, texts: NestedTexts | undefined): void {
-    const sink: TextSink = { text: (s) => this.text(s), nested: (v) => (texts ? texts.text(v) : JSON.stringify(v)) };
+    const found = texts ?? NO_TEXTS;
+    const sink: TextSink = { text: (s) => this.text(s), nested: (v) => found.text(v) };
     for (let i = 0; i < items.length; i++) {
       if (i) this.text(',');
       into(items[i], sink);
