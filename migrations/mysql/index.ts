@@ -43,6 +43,7 @@ import { Files1795782258163 } from './1795782258163-files';
 import { Attachments1795785344449 } from './1795785344449-attachments';
 import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
+import { ChangeCounts1796506446040 } from './1796506446040-change-counts';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -91,4 +92,5 @@ export const mysqlMigrations = [
   Attachments1795785344449,
   IdentityHistoryInChangeLog1795790000000,
   ConfigContextNotifications1795794688071,
+  ChangeCounts1796506446040,
 ];

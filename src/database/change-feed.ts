@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ChangePoller, type PollQuery } from './change-poll';
 import { writtenTable } from './tx-writes';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
@@ -23,9 +24,11 @@ const FEED_TIMING = { pingMs: 500, trustMs: 2000, idleMs: 10_000, deadMs: 5000, 
  *   statements it runs tell it all;
  * - `notify`: a PostgreSQL server, which other processes write too: triggers NOTIFY, and one
  *   connection per process LISTENs;
- * - `none`: no way to hear other processes (MySQL/MariaDB): caches built on it are never used.
+ * - `poll`: a MySQL/MariaDB server: triggers count changes, and each process reads the counts
+ *   while its caches are in use (ChangePoller);
+ * - `none`: no way to hear other processes: caches built on it are never used.
  */
-export type FeedMode = 'local' | 'notify' | 'none';
+export type FeedMode = 'local' | 'notify' | 'poll' | 'none';
 
 /** A set of tables whose changes bump a generation. */
 export class TableWatch {
@@ -122,11 +125,21 @@ export class ChangeFeed {
   private warned = false;
   /** What to do when another process signals a channel (`onSignal`), by channel. */
   private readonly signals = new Map<string, () => void>();
+  /** `poll`: reads the change counts. */
+  private readonly poller?: ChangePoller;
 
   constructor(
     readonly mode: FeedMode,
     private readonly listen?: { url: string; dataSource: DataSource },
-  ) {}
+    poll?: PollQuery,
+  ) {
+    if (mode === 'poll') {
+      if (!poll) throw new Error('a polling change feed needs its query');
+      this.poller = new ChangePoller(poll, () => this.watchedTables, (table) => {
+        for (const w of this.byTable.get(table) ?? []) w.changed();
+      });
+    }
+  }
 
   watch(tables: string[]): TableWatch {
     const w = new TableWatch(this);
@@ -135,7 +148,7 @@ export class ChangeFeed {
     return w;
   }
 
-  /** Every table some cache watches (on PostgreSQL each needs its notify trigger: declared `watched`, checked by the drift test). */
+  /** Every table some cache watches (each needs its change triggers: declared `watched`, checked by the drift test). */
   get watchedTables(): string[] {
     return [...this.byTable.keys()];
   }
@@ -177,6 +190,7 @@ export class ChangeFeed {
   }
 
   trusted(): boolean {
+    if (this.poller) return this.poller.trusted();
     if (this.mode !== 'notify') return this.mode === 'local';
     const now = Date.now();
     this.lastUse = now;
@@ -216,6 +230,7 @@ export class ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.poller?.close();
     if (this.timer) clearInterval(this.timer);
     await this.connecting; // a listener still connecting ends itself on seeing `closed`
     const client = this.client;

@@ -99,6 +99,8 @@ export interface MysqlTemplate {
   name: string;
   tables: string[];
   filled: string[];
+  /** CREATE TRIGGER statements (the change counts of watched tables), made after the rows are copied. */
+  triggers: string[];
 }
 
 /** Reads a migrated MariaDB database (the global setup's, once per run) as a template. */
@@ -115,7 +117,13 @@ export async function readMysqlTemplate(url: string): Promise<MysqlTemplate> {
       const [[{ n }]] = (await c.query(`SELECT COUNT(*) AS n FROM \`${t}\``)) as unknown as [{ n: number }[]];
       if (Number(n) > 0) filled.push(t);
     }
-    return { name, tables, filled };
+    const [trs] = await c.query(
+      `SELECT TRIGGER_NAME AS n, ACTION_TIMING AS timing, EVENT_MANIPULATION AS e, EVENT_OBJECT_TABLE AS t, ACTION_STATEMENT AS body
+       FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ? ORDER BY EVENT_OBJECT_TABLE, ACTION_ORDER`,
+      [name],
+    );
+    const triggers = (trs as Record<string, string>[]).map((r) => `CREATE TRIGGER \`${r.n}\` ${r.timing} ${r.e} ON \`${r.t}\` FOR EACH ROW ${r.body}`);
+    return { name, tables, filled, triggers };
   } finally {
     await c.end();
   }
@@ -139,6 +147,7 @@ export async function migratedDatabase(kind: 'postgres' | 'mysql', template?: My
   try {
     await Promise.all(slices.map((tables) => onDatabase(fresh.url, ['SET FOREIGN_KEY_CHECKS = 0', ...tables])));
     if (copy.length) await onDatabase(fresh.url, ['SET FOREIGN_KEY_CHECKS = 0', ...copy]);
+    if (template.triggers.length) await onDatabase(fresh.url, template.triggers);
   } catch (err) {
     await fresh.drop();
     throw err;

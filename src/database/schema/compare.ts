@@ -77,8 +77,7 @@ export function compareSchema(declared: TableSchema[], actual: Map<string, ReadT
     const presentFks = new Set(a.foreignKeys.map(fkKey));
     diff.addForeignKeys = t.foreignKeys.filter((f) => !presentFks.has(fkKey(f)));
     diff.dropForeignKeys = a.foreignKeys.filter((f) => !wantedFks.has(fkKey(f)));
-    // Only PostgreSQL notifies (MySQL/MariaDB caches never trust their contents across processes).
-    if (dialect === 'postgres' && !!t.watched !== !!a.watched) diff.watch = !!t.watched;
+    if (!!t.watched !== !!a.watched) diff.watch = !!t.watched;
     const changed = diff.addColumns.length || diff.alterColumns.length || diff.dropColumns.length || diff.collation.length || diff.primaryKey ||
       diff.addIndexes.length || diff.dropIndexes.length || diff.addForeignKeys.length || diff.dropForeignKeys.length || diff.watch !== undefined;
     if (changed) out.tables.push(diff);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DialectName } from '../dialect';
 import type { SchemaDiff, TableDiff } from './compare';
+import { CHANGE_COUNTS_TABLE, CHANGE_SLOTS, mysqlChangeTriggers, shortName } from './names';
 import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** Statements of a migration, per direction. */
@@ -44,15 +44,13 @@ const NEW_ID: Record<DialectName, string> = { postgres: 'gen_random_uuid()', mys
 const ON_DELETE: Record<OnDelete, string> = { restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' };
 const TAIL = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
-/** Identifiers at most 63 characters (PostgreSQL's limit; MySQL's is 64), a hash keeping long ones apart. */
-export function shortName(name: string): string {
-  if (name.length <= 63) return name;
-  return `${name.slice(0, 54)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
-}
+
+export { shortName };
 
 export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_')}_${i.unique ? 'key' : 'idx'}`);
 export const fkName = (table: string, f: ForeignKeySchema) => f.name ?? shortName(`${table}_${f.column}_fk`);
 const triggerName = (table: string) => `${table}_notify_change`;
+
 
 /** Renders the statements that take a database from what it has to what is declared, and back. */
 export class Ddl {
@@ -140,13 +138,26 @@ export class Ddl {
     return { up: to(declared), down: to(actual) };
   }
 
-  /** PostgreSQL only: the statement trigger that tells other processes a watched table changed. */
-  watch(table: string): string {
-    return `CREATE TRIGGER ${this.q(triggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`;
+  /**
+   * The triggers that tell other processes a watched table changed: on PostgreSQL one statement
+   * trigger that notifies; on MySQL/MariaDB a row trigger per event that counts in
+   * CHANGE_COUNTS_TABLE (see ChangePoller).
+   */
+  watch(table: string): string[] {
+    if (this.dialect === 'postgres') {
+      return [`CREATE TRIGGER ${this.q(triggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`];
+    }
+    const name = table.replace(/'/g, "''");
+    return mysqlChangeTriggers(table).map(
+      (tr) =>
+        `CREATE TRIGGER ${this.q(tr.name)} AFTER ${tr.event.toUpperCase()} ON ${this.q(table)} FOR EACH ROW INSERT INTO ${this.q(CHANGE_COUNTS_TABLE)} (${this.q('table_name')}, ${this.q('slot')}, ${this.q('changes')}) ` +
+        `VALUES ('${name}', CONNECTION_ID() % ${CHANGE_SLOTS}, 1) ON DUPLICATE KEY UPDATE ${this.q('changes')} = ${this.q('changes')} + 1`,
+    );
   }
 
-  unwatch(table: string): string {
-    return `DROP TRIGGER IF EXISTS ${this.q(triggerName(table))} ON ${this.q(table)}`;
+  unwatch(table: string): string[] {
+    if (this.dialect === 'postgres') return [`DROP TRIGGER IF EXISTS ${this.q(triggerName(table))} ON ${this.q(table)}`];
+    return mysqlChangeTriggers(table).map((tr) => `DROP TRIGGER IF EXISTS ${this.q(tr.name)}`);
   }
 
   /**
@@ -159,7 +170,7 @@ export class Ddl {
     for (const t of diff.createTables) {
       up.push(this.createTable(t));
       if (this.dialect === 'postgres') up.push(...t.indexes.map((i) => this.createIndex(t.name, i)));
-      if (t.watched && this.dialect === 'postgres') up.push(this.watch(t.name));
+      if (t.watched) up.push(...this.watch(t.name));
     }
     for (const t of diff.createTables) up.push(...t.foreignKeys.map((f) => this.addForeignKey(t.name, f)));
     for (const t of [...diff.createTables].reverse()) for (const f of t.foreignKeys) down.push(this.dropForeignKey(t.name, f));
@@ -197,9 +208,9 @@ export class Ddl {
         up.push(this.addForeignKey(d.table, f));
         down.unshift(this.dropForeignKey(d.table, f));
       }
-      if (d.watch !== undefined && this.dialect === 'postgres') {
-        up.push(d.watch ? this.watch(d.table) : this.unwatch(d.table));
-        down.unshift(d.watch ? this.unwatch(d.table) : this.watch(d.table));
+      if (d.watch !== undefined) {
+        up.push(...(d.watch ? this.watch(d.table) : this.unwatch(d.table)));
+        down.unshift(...(d.watch ? this.unwatch(d.table) : this.watch(d.table)));
       }
       if (d.dropColumns.length) throw new Error(`${d.table}: columns ${d.dropColumns.join(', ')} are no longer declared; dropping data is not generated: write that migration by hand`);
       if (d.collation.length) throw new Error(`${d.table}: columns ${d.collation.join(', ')} lack the binary collation; write that migration by hand`);

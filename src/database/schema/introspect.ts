@@ -1,5 +1,6 @@
 import type { Executor, Row } from '../db';
 import { sql } from '../sql';
+import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers } from './names';
 import type { ColumnSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** A column as read back, with the collation of text columns (binary on every database). */
@@ -11,8 +12,8 @@ export interface ReadTable extends TableSchema {
   columns: ReadColumn[];
 }
 
-/** TypeORM's own bookkeeping: not part of the declared schema. */
-const IGNORED = new Set(['migrations', 'typeorm_metadata']);
+/** TypeORM's own bookkeeping and the change counts of MySQL's triggers: not part of the declared schema. */
+const IGNORED = new Set(['migrations', 'typeorm_metadata', CHANGE_COUNTS_TABLE]);
 
 const ON_DELETE: Record<string, OnDelete> = { a: 'restrict', r: 'restrict', c: 'cascade', n: 'setNull', RESTRICT: 'restrict', 'NO ACTION': 'restrict', CASCADE: 'cascade', 'SET NULL': 'setNull' };
 
@@ -120,5 +121,9 @@ async function readMysql(exec: Executor): Promise<Map<string, ReadTable>> {
       ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME
     WHERE k.TABLE_SCHEMA = DATABASE() AND k.REFERENCED_TABLE_NAME IS NOT NULL ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME`);
   for (const r of fks) table(tables, r.t).foreignKeys.push({ name: r.n, column: r.c, table: r.rt, onDelete: ON_DELETE[String(r.d)] ?? 'restrict' });
+  // Watched: the table has its three counting triggers (ddl.ts, `watch`).
+  const triggers = await exec.query(sql`SELECT EVENT_OBJECT_TABLE AS t, TRIGGER_NAME AS n, EVENT_MANIPULATION AS e FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`);
+  const present = new Set(triggers.map((r) => `${r.t}\n${r.n}\n${String(r.e).toLowerCase()}`));
+  for (const t of tables.values()) t.watched = mysqlChangeTriggers(t.name).every((tr) => present.has(`${t.name}\n${tr.name}\n${tr.event}`)) || undefined;
   return tables;
 }

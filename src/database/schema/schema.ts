@@ -41,7 +41,8 @@ export interface TableSchema {
   foreignKeys: ForeignKeySchema[];
   /**
    * Other processes must hear of every change (caches of tokens, permissions, custom fields): on
-   * PostgreSQL a statement trigger notifies `netkeel_changes` with the table's name.
+   * PostgreSQL a statement trigger notifies `netkeel_changes` with the table's name; on
+   * MySQL/MariaDB row triggers count the changes in `netkeel_change_counts` (ChangePoller).
    */
   watched?: boolean;
 }

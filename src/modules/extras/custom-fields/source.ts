@@ -30,7 +30,7 @@ export class ExtrasCustomFieldSource implements CustomFieldSource, OnModuleInit 
     db: Db,
     @Inject(SETTINGS) settings: Settings,
   ) {
-    // The tables definitions are read from, as declared (`watched`: each has its notify trigger on PostgreSQL).
+    // The tables definitions are read from, as declared (`watched`: each has its change triggers).
     this.cache = definitionCache(db, registry, settings, ['extras.customfield', 'extras.customfieldchoice']);
   }
 

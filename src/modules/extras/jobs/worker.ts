@@ -248,11 +248,11 @@ export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       // A run past its time limit fails and its transaction is rolled back: nothing of it is kept
       // (a run cannot be interrupted midway; it is judged when it returns).
       const limit = Number(row.job_time_limit ?? 0) * 1000;
-      const started = Date.now();
+      const started = performance.now();
       result =
         (await this.db.transaction(async () => {
           const value = await registered.instance.run(run, await loadJobFiles(this.db, registered.meta.variables ?? {}, data));
-          if (limit > 0 && Date.now() - started > limit) throw new JobFailed(`Job exceeded its time limit of ${limit / 1000} seconds.`);
+          if (limit > 0 && performance.now() - started > limit) throw new JobFailed(`Job exceeded its time limit of ${limit / 1000} seconds.`);
           return value;
         })) ?? null;
     } catch (e) {
