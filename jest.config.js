@@ -22,6 +22,11 @@ const needs = [
     missing: !server('postgres', 'TEST_POSTGRES_URL') && !server('mysql', 'TEST_MYSQL_URL'),
     why: 'it needs a database server: TEST_POSTGRES_URL or TEST_MYSQL_URL',
   },
+  {
+    suites: '/dist/test/deployment/mysql-trigger-rights\\.e2e-spec\\.js$',
+    missing: !server('mysql', 'TEST_MYSQL_URL'),
+    why: 'it needs a MySQL/MariaDB server: TEST_MYSQL_URL',
+  },
 ];
 const leftOut = process.env.CI === 'true' ? [] : needs.filter((n) => n.missing);
 for (const n of leftOut) {
