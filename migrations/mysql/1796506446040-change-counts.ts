@@ -46,8 +46,9 @@ const NOT_ALLOWED = new Set([1142, 1227, 1419]);
 /**
  * Written by hand (MySQL 8 and MariaDB 10.11+): change counts, so that the caches other processes
  * keep of watched tables can hear of changes, as PostgreSQL's notifications tell them.
- * - netkeel_change_counts: per watched table and slot (the writing connection's id modulo 64),
- *   the number of rows changed; ChangePoller reads the sums.
+ * - netkeel_change_counts: per watched table and slot (the writing connection's id: no two
+ *   transactions count in one row; slot 0: what the poller folded there from connections'
+ *   rows), the number of rows changed; ChangePoller reads the sums.
  * - on every watched table, three row triggers (`<table>_notify_insert`, `_update`, `_delete`)
  *   that count each row inserted, updated or deleted.
  */
@@ -56,15 +57,18 @@ export class ChangeCounts1796506446040 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      'CREATE TABLE `netkeel_change_counts` (`table_name` varchar(64) NOT NULL, `slot` smallint NOT NULL, `changes` bigint NOT NULL DEFAULT 0, ' +
+      // IF NOT EXISTS, and each trigger dropped before it is made: MySQL's DDL is not transactional,
+      // so a run that failed midway is run again over what it left.
+      'CREATE TABLE IF NOT EXISTS `netkeel_change_counts` (`table_name` varchar(64) NOT NULL, `slot` bigint NOT NULL, `changes` bigint NOT NULL DEFAULT 0, ' +
         'PRIMARY KEY (`table_name`, `slot`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin',
     );
     for (const table of WATCHED) {
       for (const event of EVENTS) {
         try {
+          await q.query(`DROP TRIGGER IF EXISTS \`${table}_notify_${event}\``);
           await q.query(
             `CREATE TRIGGER \`${table}_notify_${event}\` AFTER ${event.toUpperCase()} ON \`${table}\` FOR EACH ROW ` +
-              `INSERT INTO \`netkeel_change_counts\` (\`table_name\`, \`slot\`, \`changes\`) VALUES ('${table}', CONNECTION_ID() % 64, 1) ` +
+              `INSERT INTO \`netkeel_change_counts\` (\`table_name\`, \`slot\`, \`changes\`) VALUES ('${table}', CONNECTION_ID(), 1) ` +
               'ON DUPLICATE KEY UPDATE `changes` = `changes` + 1',
           );
         } catch (err) {

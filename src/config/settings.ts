@@ -212,7 +212,7 @@ export class Settings {
   @Transform(toInt) @IsInt() @Min(1)
   FILE_UPLOAD_MAX_SIZE = 5 * 1024 * 1024;
 
-  /** How long definitions that rarely change (custom fields) are cached where other processes' changes cannot be heard (MySQL): they show within it. */
+  /** How long definitions (custom fields) are cached where other processes' changes go unheard (MySQL without its triggers, or a cascade there): they show within it. */
   @Transform(toInt) @IsInt() @Min(0)
   DEFINITION_CACHE_SECONDS = 2;
 

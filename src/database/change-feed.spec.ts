@@ -33,6 +33,18 @@ describe('ChangeFeed', () => {
     expect(feed.written(text)).toEqual([w]);
   });
 
+  it("takes a delete from a table whose foreign keys cascade into a watched one as that table's change", () => {
+    const feed = new ChangeFeed('local');
+    const w = feed.watch(['extras_configcontext_locations'], ['dcim_location']);
+    expect(feed.written('DELETE FROM "dcim_location" WHERE "id" = $1')).toEqual([w]);
+    expect(feed.written('DELETE FROM `dcim_location` `t` WHERE `t`.`id` IN (?)')).toEqual([w]);
+    expect(feed.written('WITH "gone" AS (DELETE FROM "dcim_location" RETURNING "id") SELECT 1')).toEqual([w]);
+    // Writes that remove no row of the parent cascade nothing.
+    expect(feed.written('UPDATE "dcim_location" SET "name" = $1 WHERE "id" = $2')).toBeUndefined();
+    expect(feed.written('INSERT INTO "dcim_location" ("id") VALUES ($1)')).toBeUndefined();
+    expect(feed.written('SELECT * FROM "dcim_location"')).toBeUndefined();
+  });
+
   it('caches only what was read while nothing changed, never a miss, within its bound', async () => {
     const feed = new ChangeFeed('local');
     const cache = feed.cache<string, { v: number }>(['users_user'], { max: 2, ttlMs: 60_000 });

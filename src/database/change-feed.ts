@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ChangePoller, type PollQuery } from './change-poll';
+import { ChangePoller, type PollDatabase } from './change-poll';
 import { writtenTable } from './tx-writes';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
@@ -50,8 +50,9 @@ export class TableWatch {
  * A bounded cache of values read from watched tables: emptied whenever they change, and a value
  * stored only if no change came while it was being read. `null` (nothing found) is never stored.
  * A value read while the feed was trusted throughout is used for `ttlMs`, and only while the feed
- * is still trusted. One read while changes could go unheard (another process's, on MySQL or with
- * the listener down) is used for `unheardTtlMs` at most (default 0: never), whatever the feed.
+ * is still trusted. One read while changes could go unheard (another process's, with the
+ * listener, the polls or MySQL's triggers missing) is used for `unheardTtlMs` at most (default 0:
+ * never), whatever the feed.
  */
 export class WatchedCache<K, V> {
   private readonly entries = new Map<K, { value: V; at: number; heard: boolean }>();
@@ -100,12 +101,14 @@ const WRITES_KEPT = { count: 1000, maxLength: 20_000 };
 
 /**
  * Tells in-process caches when rows of the tables they read may have changed: through the
- * statements this process runs (the `Db` gateway reports each one) and, on a PostgreSQL server,
- * through notifications from other processes. See docs/architecture.md, "Caches of watched
- * tables".
+ * statements this process runs (the `Db` gateway reports each one) and, from other processes,
+ * through PostgreSQL's notifications or MySQL's polled change counts (ChangePoller). See
+ * docs/architecture.md, "Caches of watched tables".
  */
 export class ChangeFeed {
   private readonly byTable = new Map<string, TableWatch[]>();
+  /** Watches whose tables a delete from the key's table changes by a foreign key's cascade (or SET NULL). */
+  private readonly byParent = new Map<string, TableWatch[]>();
   /** `written`'s answers by statement text (each scan reads a statement of kilobytes once per watched table). */
   private readonly writes = new Map<string, TableWatch[] | undefined>();
   private readonly logger = new Logger('ChangeFeed');
@@ -131,19 +134,25 @@ export class ChangeFeed {
   constructor(
     readonly mode: FeedMode,
     private readonly listen?: { url: string; dataSource: DataSource },
-    poll?: PollQuery,
+    poll?: PollDatabase,
   ) {
     if (mode === 'poll') {
-      if (!poll) throw new Error('a polling change feed needs its query');
+      if (!poll) throw new Error('a polling change feed needs its database');
       this.poller = new ChangePoller(poll, () => this.watchedTables, (table) => {
         for (const w of this.byTable.get(table) ?? []) w.changed();
       });
     }
   }
 
-  watch(tables: string[]): TableWatch {
+  /**
+   * `cascadeFrom`: the tables whose deleted rows the database's foreign keys delete from (or
+   * clear in) `tables`: such a delete names no watched table, and on MySQL/MariaDB no trigger
+   * counts what a cascade removes, so this process must tell from the parent's DELETE.
+   */
+  watch(tables: string[], cascadeFrom: string[] = []): TableWatch {
     const w = new TableWatch(this);
     for (const t of tables) this.byTable.set(t, [...(this.byTable.get(t) ?? []), w]);
+    for (const t of cascadeFrom) this.byParent.set(t, [...(this.byParent.get(t) ?? []), w]);
     this.writes.clear();
     return w;
   }
@@ -153,8 +162,8 @@ export class ChangeFeed {
     return [...this.byTable.keys()];
   }
 
-  cache<K, V>(tables: string[], opts: { max: number; ttlMs: number; unheardTtlMs?: number }): WatchedCache<K, V> {
-    return new WatchedCache<K, V>(this.watch(tables), opts.max, opts.ttlMs, opts.unheardTtlMs);
+  cache<K, V>(tables: string[], opts: { max: number; ttlMs: number; unheardTtlMs?: number; cascadeFrom?: string[] }): WatchedCache<K, V> {
+    return new WatchedCache<K, V>(this.watch(tables, opts.cascadeFrom), opts.max, opts.ttlMs, opts.unheardTtlMs);
   }
 
   /**
@@ -176,15 +185,21 @@ export class ChangeFeed {
   private watchesWritten(text: string): TableWatch[] | undefined {
     // A statement that writes one table it names at its head (INSERT INTO t, UPDATE t, DELETE
     // FROM t) writes that one: its text is not searched (a multi-row INSERT's is megabytes).
-    const { table: written } = writtenTable(text) ?? {};
-    if (written === undefined) return undefined;
-    if (written !== null) return this.byTable.get(written);
+    const found = writtenTable(text);
+    if (!found) return undefined;
+    const { table: written, deletes } = found;
+    if (written !== null) {
+      const cascaded = deletes ? this.byParent.get(written) : undefined;
+      return cascaded ? [...(this.byTable.get(written) ?? []), ...cascaded] : this.byTable.get(written);
+    }
     // Any other that may write (a writable CTE, a multi-table UPDATE or DELETE, TRUNCATE: see
-    // writtenTable) may write every watched table it names.
+    // writtenTable) may write every watched table it names, and delete from any parent it names.
     let out: TableWatch[] | undefined;
-    for (const [table, watches] of this.byTable) {
-      if (!text.includes(table)) continue;
-      out = out ? [...out, ...watches] : watches;
+    for (const map of [this.byTable, this.byParent]) {
+      for (const [table, watches] of map) {
+        if (!text.includes(table)) continue;
+        out = out ? [...out, ...watches] : watches;
+      }
     }
     return out;
   }

@@ -1,19 +1,74 @@
 import { ChangeFeed } from './change-feed';
-import { ChangePoller, POLL_TIMING } from './change-poll';
+import { ChangePoller, FOLD_ROWS, POLL_TIMING } from './change-poll';
 import { mysqlChangeTriggers } from './schema/names';
 
-/** A database as the poller sees it: the triggers present, and the counts per table (or a failure). */
+/**
+ * A database as the poller sees it: the triggers present, and the count rows (table, slot,
+ * changes) the triggers keep, or a failure. `counts` sets a table's total in one row of slot 1.
+ */
 function fakeDatabase(tables: string[]) {
-  const db = {
+  type CountRow = { t: string; s: number; n: bigint };
+  const db: {
+    triggers: string[];
+    rows: CountRow[];
+    locked: Set<CountRow>;
+    fail: boolean;
+    statements: string[];
+    counts: { set: (t: string, n: number) => void; delete: (t: string) => void };
+    sums: () => Map<string, bigint>;
+    query: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+    transaction: (fn: (q: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<void>) => Promise<void>;
+  } = {
     triggers: tables.flatMap((t) => mysqlChangeTriggers(t).map((tr) => tr.name)),
-    counts: new Map<string, number>(),
+    rows: [] as CountRow[],
+    /** Rows an open transaction holds (FOR UPDATE SKIP LOCKED passes them by). */
+    locked: new Set<CountRow>(),
     fail: false,
     statements: [] as string[],
-    query: async (text: string) => {
-      db.statements.push(text.includes('information_schema') ? 'triggers' : 'counts');
+    counts: {
+      set: (t: string, n: number) => {
+        db.rows = db.rows.filter((r) => r.t !== t);
+        db.rows.push({ t, s: 1, n: BigInt(n) });
+      },
+      delete: (t: string) => void (db.rows = db.rows.filter((r) => r.t !== t)),
+    },
+    sums: () => {
+      const out = new Map<string, bigint>();
+      for (const r of db.rows) out.set(r.t, (out.get(r.t) ?? 0n) + r.n);
+      return out;
+    },
+    query: async (text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
+      db.statements.push(text.includes('information_schema') ? 'triggers' : /^SELECT .*SUM/.test(text) ? 'counts' : text.split(' ')[0].toLowerCase());
       if (db.fail) throw new Error("Table 'netkeel_change_counts' doesn't exist");
       if (text.includes('information_schema')) return db.triggers.map((n) => ({ n }));
-      return [...db.counts].map(([t, n]) => ({ t, n: String(n) }));
+      if (text.startsWith('SELECT') && text.includes('SUM')) {
+        return [...db.sums()].map(([t, n]) => ({ t, n: n.toString(), r: String(db.rows.filter((x) => x.t === t).length) }));
+      }
+      if (text.includes('FOR UPDATE SKIP LOCKED')) return db.rows.filter((r) => r.s !== 0 && !db.locked.has(r)).map((r) => ({ t: r.t, s: r.s, n: r.n.toString() }));
+      if (text.startsWith('DELETE')) {
+        const keys = new Set<string>();
+        for (let i = 0; i < params.length; i += 2) keys.add(`${params[i]}/${params[i + 1]}`);
+        db.rows = db.rows.filter((r) => !keys.has(`${r.t}/${r.s}`));
+        return [];
+      }
+      if (text.startsWith('INSERT')) {
+        for (let i = 0; i < params.length; i += 2) {
+          const base = db.rows.find((r) => r.t === params[i] && r.s === 0);
+          if (base) base.n += BigInt(String(params[i + 1]));
+          else db.rows.push({ t: String(params[i]), s: 0, n: BigInt(String(params[i + 1])) });
+        }
+        return [];
+      }
+      throw new Error(`unexpected statement ${text}`);
+    },
+    transaction: async (fn: (q: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<void>): Promise<void> => {
+      const before = db.rows.map((r) => ({ ...r }));
+      try {
+        await fn(db.query);
+      } catch (err) {
+        db.rows = before;
+        throw err;
+      }
     },
   };
   return db;
@@ -23,7 +78,7 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
   const pollers: ChangePoller[] = [];
   afterAll(() => pollers.forEach((p) => p.close()));
   const poller = (db: ReturnType<typeof fakeDatabase>, tables: string[], changed: string[]) => {
-    const p = new ChangePoller(db.query, () => tables, (t) => changed.push(t));
+    const p = new ChangePoller(db, () => tables, (t) => changed.push(t));
     pollers.push(p);
     return p;
   };
@@ -74,18 +129,55 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     expect(p.trusted(now + 1)).toBe(true);
   });
 
-  it('never trusts a cache where a watched table lacks its triggers (a user that may not create them)', async () => {
+  it('never trusts a cache while a watched table lacks its triggers, and drops every cache once they are back', async () => {
     const db = fakeDatabase(['users_token']);
-    const p = poller(db, ['users_token', 'users_user'], []);
+    const changed: string[] = [];
+    const p = poller(db, ['users_token', 'users_user'], changed);
     await p.poll(1_000_000);
     expect(p.trusted(1_000_001)).toBe(false);
     await p.poll(1_000_000 + POLL_TIMING.trustMs);
-    expect(db.statements).toEqual(['triggers']); // nothing more is read
+    expect(db.statements).toEqual(['triggers']); // nothing more is read, the check is made once a minute
+    db.triggers.push(...mysqlChangeTriggers('users_user').map((tr) => tr.name));
+    const later = 1_000_000 + POLL_TIMING.triggersCheckMs + 1;
+    await p.poll(later);
+    expect(db.statements).toEqual(['triggers', 'triggers', 'counts']);
+    // What changed while they were missing went uncounted: every table is told.
+    expect(changed.sort()).toEqual(['users_token', 'users_user']);
+    expect(p.trusted(later + 1)).toBe(true);
+    // And a trigger dropped later is found at the next check: nothing is trusted from then on.
+    db.triggers = db.triggers.filter((n) => !n.startsWith('users_user'));
+    await p.poll(later + POLL_TIMING.triggersCheckMs + 1);
+    expect(p.trusted(later + POLL_TIMING.triggersCheckMs + 2)).toBe(false);
+  });
+
+  it('folds the rows of connections into slot 0 past FOLD_ROWS, leaving the sums and what polls tell as they were', async () => {
+    const db = fakeDatabase(['users_token', 'users_user']);
+    const changed: string[] = [];
+    const p = poller(db, ['users_token', 'users_user'], changed);
+    // A connection per row, as the triggers write them; one row held by an open transaction.
+    for (let s = 1; s <= FOLD_ROWS; s++) db.rows.push({ t: s % 3 ? 'users_token' : 'users_user', s, n: BigInt(s) });
+    const held = db.rows[0];
+    db.locked.add(held);
+    const sums = db.sums();
+    let now = 1_000_000;
+    await p.poll(now); // the baseline; FOLD_ROWS rows: nothing to fold yet
+    expect(db.rows).toHaveLength(FOLD_ROWS);
+    db.rows.push({ t: 'users_user', s: 9999, n: 1n }); // one more connection writes
+    now += POLL_TIMING.pollMs;
+    await p.poll(now);
+    await new Promise((r) => setImmediate(r)); // the fold it started
+    expect(changed).toEqual(['users_user']);
+    // Folded: slot 0 per table, and the held row as it was.
+    expect(db.rows.map((r) => `${r.t}/${r.s}`).sort()).toEqual([`${held.t}/${held.s}`, 'users_token/0', 'users_user/0'].sort());
+    expect(db.sums()).toEqual(new Map([...sums, ['users_user', sums.get('users_user')! + 1n]]));
+    now += POLL_TIMING.pollMs;
+    await p.poll(now);
+    expect(changed).toEqual(['users_user']); // a fold is no change
   });
 
   it("empties a feed's caches of the tables whose counts moved, and no others", async () => {
     const db = fakeDatabase(['users_token', 'extras_webhook']);
-    const feed = new ChangeFeed('poll', undefined, db.query);
+    const feed = new ChangeFeed('poll', undefined, db);
     try {
       const tokens = feed.cache<string, number>(['users_token'], { max: 10, ttlMs: 60_000 });
       const hooks = feed.cache<string, number>(['extras_webhook'], { max: 10, ttlMs: 60_000 });

@@ -7,32 +7,46 @@ import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers } from './schema/names';
  * started at most `trustMs` ago came back: it saw every change committed before it started.
  * Polls go out every `pollMs` while caches are in use (in the last `idleMs`).
  */
-export const POLL_TIMING = { pollMs: 250, trustMs: 2000, idleMs: 10_000 };
+export const POLL_TIMING = { pollMs: 250, trustMs: 2000, idleMs: 10_000, triggersCheckMs: 60_000 };
 
-/** What the poller reads: a statement on the pool, outside any transaction. */
-export type PollQuery = (text: string) => Promise<Record<string, unknown>[]>;
+/** Fold the counts of connections into slot 0 once the table holds more rows than this. */
+export const FOLD_ROWS = 256;
 
-export const poolQuery =
-  (dataSource: DataSource): PollQuery =>
-  (text) =>
-    dataSource.query(text);
+type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** Where the poller reads: statements on the pool, outside any transaction, and a transaction of its own. */
+export interface PollDatabase {
+  query: Query;
+  transaction(fn: (query: Query) => Promise<void>): Promise<void>;
+}
+
+export const poolDatabase = (dataSource: DataSource): PollDatabase => ({
+  query: (text, params) => dataSource.query(text, params),
+  transaction: (fn) => dataSource.transaction((m) => fn((text, params) => m.query(text, params))),
+});
 
 /**
  * How a process on MySQL/MariaDB hears of other processes' changes to watched tables, which
  * that database cannot notify: the row triggers of every watched table count its changes in
  * CHANGE_COUNTS_TABLE (ddl.ts, `watch`), and this reads the sums per table every `pollMs` while
- * caches are in use, telling `changed` the tables whose sums moved. The first poll checks that
- * every watched table has its triggers (a database user that may not create triggers left them
- * out, see the migration ChangeCounts): without them nothing is ever trusted.
+ * caches are in use, telling `changed` the tables whose sums moved. The first poll, and one a
+ * minute after, checks that every watched table has its triggers (a database user that may not
+ * create triggers left them out, see the migration ChangeCounts; a dump restored without them):
+ * while any is missing nothing is trusted. Each connection
+ * that writes a watched table counts in a row of its own; once there are more than FOLD_ROWS
+ * rows, the poller folds the rows no open transaction holds into slot 0, in one transaction, so
+ * that the sums (and what every poll sees) stay the same.
  */
 export class ChangePoller {
   private readonly logger = new Logger('ChangeFeed');
   /** The sums of the last poll, by table (none before the first). */
   private seen?: Map<string, string>;
-  /** The watched tables whose triggers were found. */
+  /** The watched tables whose triggers were found, and when. */
   private readonly checked = new Set<string>();
+  private checkedAt = 0;
   private missing = false;
   private inFlight = false;
+  private folding = false;
   private confirmedAt = 0;
   private lastPoll = 0;
   private lastUse = 0;
@@ -41,7 +55,7 @@ export class ChangePoller {
   private warned = false;
 
   constructor(
-    private readonly query: PollQuery,
+    private readonly db: PollDatabase,
     private readonly watchedTables: () => string[],
     private readonly changed: (table: string) => void,
     private readonly timing = POLL_TIMING,
@@ -49,8 +63,7 @@ export class ChangePoller {
 
   trusted(now = Date.now()): boolean {
     this.lastUse = now;
-    if (this.missing) return false;
-    if (now - this.confirmedAt <= this.timing.trustMs) return true;
+    if (!this.missing && now - this.confirmedAt <= this.timing.trustMs) return true;
     void this.poll(now);
     return false;
   }
@@ -62,15 +75,19 @@ export class ChangePoller {
 
   /** Reads the counts (at most one poll at a time, and not twice within half a period). */
   async poll(now = Date.now()): Promise<void> {
-    if (this.closed || this.missing || this.inFlight || now - this.lastPoll < this.timing.pollMs / 2) return;
+    if (this.closed || this.inFlight || now - this.lastPoll < this.timing.pollMs / 2) return;
+    // Without the triggers, nothing but their check once a minute.
+    if (this.missing && now - this.checkedAt <= this.timing.triggersCheckMs) return;
     this.lastPoll = now;
     this.inFlight = true;
     this.timer ??= setInterval(() => this.tick(), this.timing.pollMs).unref();
     try {
       const tables = this.watchedTables();
-      if (tables.some((t) => !this.checked.has(t)) && !(await this.triggersPresent(tables))) return;
-      const rows = await this.query(`SELECT \`table_name\` AS t, SUM(\`changes\`) AS n FROM \`${CHANGE_COUNTS_TABLE}\` GROUP BY \`table_name\``);
+      const check = this.missing || now - this.checkedAt > this.timing.triggersCheckMs || tables.some((t) => !this.checked.has(t));
+      if (check && !(await this.triggersPresent(tables, now))) return;
+      const rows = await this.db.query(`SELECT \`table_name\` AS t, SUM(\`changes\`) AS n, COUNT(*) AS r FROM \`${CHANGE_COUNTS_TABLE}\` GROUP BY \`table_name\``);
       const sums = new Map(rows.map((r) => [String(r.t), String(r.n)]));
+      if (rows.reduce((k, r) => k + Number(r.r), 0) > FOLD_ROWS) void this.fold();
       if (this.seen) for (const t of new Set([...this.seen.keys(), ...sums.keys()])) if (this.seen.get(t) !== sums.get(t)) this.changed(t);
       this.seen = sums;
       if (now > this.confirmedAt) this.confirmedAt = now;
@@ -85,14 +102,52 @@ export class ChangePoller {
     }
   }
 
-  private async triggersPresent(tables: string[]): Promise<boolean> {
-    const rows = await this.query(`SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`);
+  /** Folds the rows of connections that no open transaction holds into slot 0, per table: the sums do not move. */
+  async fold(): Promise<void> {
+    if (this.folding || this.closed) return;
+    this.folding = true;
+    try {
+      await this.db.transaction(async (query) => {
+        const table = `\`${CHANGE_COUNTS_TABLE}\``;
+        const rows = await query(`SELECT \`table_name\` AS t, \`slot\` AS s, \`changes\` AS n FROM ${table} WHERE \`slot\` <> 0 ORDER BY \`table_name\`, \`slot\` FOR UPDATE SKIP LOCKED`);
+        if (!rows.length) return;
+        const sums = new Map<string, bigint>();
+        for (const r of rows) sums.set(String(r.t), (sums.get(String(r.t)) ?? 0n) + BigInt(String(r.n)));
+        for (let i = 0; i < rows.length; i += 500) {
+          const chunk = rows.slice(i, i + 500);
+          await query(`DELETE FROM ${table} WHERE (\`table_name\`, \`slot\`) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flatMap((r) => [r.t, r.s]));
+        }
+        const folded = [...sums].sort(([a], [b]) => (a < b ? -1 : 1));
+        await query(
+          `INSERT INTO ${table} (\`table_name\`, \`slot\`, \`changes\`) VALUES ${folded.map(() => '(?, 0, ?)').join(', ')} ON DUPLICATE KEY UPDATE \`changes\` = \`changes\` + VALUES(\`changes\`)`,
+          folded.flatMap(([t, n]) => [t, n.toString()]),
+        );
+      });
+    } catch (err) {
+      // Nothing was folded (the transaction rolled back); the next poll past FOLD_ROWS tries again.
+      this.logger.warn(`Cannot fold change counts (${(err as Error).message})`);
+    } finally {
+      this.folding = false;
+    }
+  }
+
+  private async triggersPresent(tables: string[], now: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`);
     const names = new Set(rows.map((r) => String(r.n)));
     const without = tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
+    this.checkedAt = now;
     if (without.length) {
+      if (!this.missing) this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions and definitions stay off`);
       this.missing = true;
-      this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions and definitions stay off`);
+      this.confirmedAt = 0;
+      this.checked.clear();
       return false;
+    }
+    if (this.missing) {
+      // What changed while they were missing was not counted: every cache is dropped.
+      this.missing = false;
+      this.seen = undefined;
+      for (const t of tables) this.changed(t);
     }
     for (const t of tables) this.checked.add(t);
     return true;

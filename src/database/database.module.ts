@@ -2,7 +2,7 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { DataSource } from 'typeorm';
 import { DatabaseTarget, OpenDatabase } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
-import { poolQuery } from './change-poll';
+import { poolDatabase } from './change-poll';
 import { connectDatabase, describeTarget } from './connect';
 import { allMigrations, applyMigrations, MigrationSets, ownedMigrations } from './migrations';
 import { Db } from './db';
@@ -46,7 +46,7 @@ export class DatabaseModule implements OnApplicationShutdown {
               ? new ChangeFeed('local')
               : target.kind === 'postgres' && target.url
                 ? new ChangeFeed('notify', { url: target.url, dataSource: o.dataSource })
-                : new ChangeFeed('poll', undefined, poolQuery(o.dataSource)),
+                : new ChangeFeed('poll', undefined, poolDatabase(o.dataSource)),
         },
         {
           provide: Db,

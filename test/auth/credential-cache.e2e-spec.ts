@@ -163,6 +163,25 @@ eachDatabase('credential cache', (t) => {
     expect(await eventually(denied)).toBe(true);
   });
 
+  it('folds the change counts of many connections into one row per table, and hears no change in that (MySQL)', async () => {
+    if (t().kind !== 'mysql') return;
+    const key = await tokenFor(t(), await aUser());
+    // The rows 300 connections that wrote users_token would have left.
+    const slots = Array.from({ length: 300 }, (_, i) => `('users_token', ${1_000_000_000 + i}, 2)`);
+    await outside(t(), `INSERT INTO "netkeel_change_counts" ("table_name", "slot", "changes") VALUES ${slots.join(', ')}`);
+    const counts = async () => (await outside(t(), `SELECT "slot" AS s, "changes" AS n FROM "netkeel_change_counts" WHERE "table_name" = $1`, ['users_token'])) as { s: number; n: number }[];
+    const sum = async () => (await counts()).reduce((k, r) => k + Number(r.n), 0);
+    const before = await sum();
+    const read = await warm(key);
+    expect(await eventually(async () => (await counts()).length <= 3)).toBe(true);
+    expect(await sum()).toBe(before);
+    expect((await counts()).some((r) => Number(r.s) === 0)).toBe(true);
+    for (let i = 0; i < 4; i++) {
+      await sleep(POLL_TIMING.pollMs);
+      expect(await cost(key)).toBe(read - 1);
+    }
+  });
+
   it('stops using the cache once the change counts cannot be read, and uses it again once they can (MySQL)', async () => {
     if (t().kind !== 'mysql') return;
     const key = await tokenFor(t(), await aUser());

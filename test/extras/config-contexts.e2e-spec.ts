@@ -80,6 +80,16 @@ eachDatabase(
       expect(await context(d.id)).toEqual({ site: 'nyc', us: true });
     });
 
+    it("applies a context at once to every device when the only location it named is deleted (the database's cascade empties its link)", async () => {
+      const d = await post('/api/dcim/devices/', device({ name: 'r-cascade' }));
+      const regionType = (await t().get('/api/dcim/location-types/?name=Region').expect(200)).body.results[0];
+      const gone = await post('/api/dcim/locations/', { name: 'Atlantis', location_type: regionType.id, status: 'Active' });
+      await ctx({ name: 'atlantis', data: { sunk: true }, locations: [gone.id] });
+      expect(await context(d.id)).toEqual({});
+      await t().del(`/api/dcim/locations/${gone.id}/`).expect(204);
+      expect(await context(d.id)).toEqual({ sunk: true });
+    });
+
     it('needs every assigned dimension to match: role, type, platform, tenant, tenant group ancestry', async () => {
       const d = await post('/api/dcim/devices/', device({ name: 'r3', platform: platform.id, tenant: tenant.id }));
       const plain = await post('/api/dcim/devices/', device({ name: 'r4' }));

@@ -216,6 +216,20 @@ export class ResourceRegistry {
     return [...out.values()];
   }
 
+  /**
+   * The tables whose rows, deleted, make the database's foreign keys delete or clear rows of
+   * `tables` (ON DELETE CASCADE or SET NULL), other than `tables` themselves.
+   */
+  cascadeParents(tables: string[]): string[] {
+    const wanted = new Set(tables);
+    const out = new Set<string>();
+    for (const t of this.tables()) {
+      if (!wanted.has(t.name)) continue;
+      for (const f of t.foreignKeys) if (f.onDelete !== 'restrict' && !wanted.has(f.table)) out.add(f.table);
+    }
+    return [...out];
+  }
+
   /** The watched tables of some models (their own and their link tables): caches of them must hear of every change. */
   watchedTables(types: string[]): string[] {
     const owned = new Set(this.all().map((d) => d.table));

@@ -1,6 +1,6 @@
 import type { DialectName } from '../dialect';
 import type { SchemaDiff, TableDiff } from './compare';
-import { CHANGE_COUNTS_TABLE, CHANGE_SLOTS, mysqlChangeTriggers, shortName } from './names';
+import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers, shortName } from './names';
 import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** Statements of a migration, per direction. */
@@ -151,7 +151,7 @@ export class Ddl {
     return mysqlChangeTriggers(table).map(
       (tr) =>
         `CREATE TRIGGER ${this.q(tr.name)} AFTER ${tr.event.toUpperCase()} ON ${this.q(table)} FOR EACH ROW INSERT INTO ${this.q(CHANGE_COUNTS_TABLE)} (${this.q('table_name')}, ${this.q('slot')}, ${this.q('changes')}) ` +
-        `VALUES ('${name}', CONNECTION_ID() % ${CHANGE_SLOTS}, 1) ON DUPLICATE KEY UPDATE ${this.q('changes')} = ${this.q('changes')} + 1`,
+        `VALUES ('${name}', CONNECTION_ID(), 1) ON DUPLICATE KEY UPDATE ${this.q('changes')} = ${this.q('changes')} + 1`,
     );
   }
 

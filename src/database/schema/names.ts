@@ -8,11 +8,11 @@ export function shortName(name: string): string {
 
 /**
  * MySQL/MariaDB: the table where the triggers of watched tables count their rows' changes, per
- * table and per slot (the writing connection's id modulo CHANGE_SLOTS, so that concurrent
- * transactions seldom wait for each other's count); `ChangePoller` reads the sums.
+ * table and per slot: the writing connection's id, so that no two transactions ever count in one
+ * row (no lock waits, no deadlocks between writers); slot 0 holds what `ChangePoller` folded
+ * there from the others. The poller reads the sums per table.
  */
 export const CHANGE_COUNTS_TABLE = 'netkeel_change_counts';
-export const CHANGE_SLOTS = 64;
 const MYSQL_EVENTS = ['insert', 'update', 'delete'] as const;
 /** MySQL/MariaDB: a watched table's three row triggers (a trigger there has one event), by name. */
 export const mysqlChangeTriggers = (table: string) => MYSQL_EVENTS.map((e) => ({ event: e, name: shortName(`${table}_notify_${e}`) }));

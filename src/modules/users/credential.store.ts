@@ -48,10 +48,17 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
   ) {
     this.secret = settings.SECRET_KEY as string;
     if (!settings.CREDENTIAL_CACHE) return;
-    // The tables come from the declarations (`watched`), which also give them their notify triggers.
-    this.tokens = db.feed.cache(registry.watchedTables(['users.token', 'users.user']), { max: TOKENS_CACHED, ttlMs: 60_000 });
-    // Deleting a user or a group cascades to the link tables: their own statements name them.
-    this.permissions = db.feed.cache(registry.watchedTables(['users.user', 'auth.group', 'users.objectpermission']), { max: 10_000, ttlMs: 60_000 });
+    // The tables come from the declarations (`watched`), which also give them their change triggers.
+    const watched = (types: string[]) => {
+      const tables = registry.watchedTables(types);
+      return { tables, cascadeFrom: registry.cascadeParents(tables) };
+    };
+    const tokens = watched(['users.token', 'users.user']);
+    this.tokens = db.feed.cache(tokens.tables, { max: TOKENS_CACHED, ttlMs: 60_000, cascadeFrom: tokens.cascadeFrom });
+    // Deleting a user or a group cascades to the link tables, which are watched too; deleting a
+    // content type empties permissions' object types (cascadeFrom).
+    const permissions = watched(['users.user', 'auth.group', 'users.objectpermission']);
+    this.permissions = db.feed.cache(permissions.tables, { max: 10_000, ttlMs: 60_000, cascadeFrom: permissions.cascadeFrom });
   }
 
   async byTokenKey(key: string): Promise<TokenCredential | null> {
