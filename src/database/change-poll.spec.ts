@@ -16,6 +16,8 @@ function fakeDatabase(tables: string[]) {
     statements: string[];
     counts: { set: (t: string, n: number) => void; delete: (t: string) => void };
     sums: () => Map<string, bigint>;
+    own: Set<number>;
+    ownSlots: () => Set<number>;
     query: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
     transaction: (fn: (q: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<void>) => Promise<void>;
   } = {
@@ -37,18 +39,17 @@ function fakeDatabase(tables: string[]) {
       for (const r of db.rows) out.set(r.t, (out.get(r.t) ?? 0n) + r.n);
       return out;
     },
+    own: new Set<number>(),
+    ownSlots: () => db.own,
     query: async (text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
-      db.statements.push(text.includes('information_schema') ? 'triggers' : /^SELECT .*SUM/.test(text) ? 'counts' : text.split(' ')[0].toLowerCase());
+      const poll = text.startsWith('SELECT') && !text.includes('FOR UPDATE') && !text.includes('information_schema');
+      db.statements.push(text.includes('information_schema') ? 'triggers' : poll ? 'counts' : text.split(' ')[0].toLowerCase());
       if (db.fail) throw new Error("Table 'netkeel_change_counts' doesn't exist");
       if (text.includes('information_schema')) return db.triggers.map((n) => ({ n }));
-      if (text.startsWith('SELECT') && text.includes('SUM')) {
-        return [...db.sums()].map(([t, n]) => ({ t, n: n.toString(), r: String(db.rows.filter((x) => x.t === t).length) }));
-      }
+      if (poll) return db.rows.map((r) => ({ t: r.t, s: r.s, n: r.n.toString() }));
       if (text.includes('FOR UPDATE SKIP LOCKED')) return db.rows.filter((r) => r.s !== 0 && !db.locked.has(r)).map((r) => ({ t: r.t, s: r.s, n: r.n.toString() }));
       if (text.startsWith('DELETE')) {
-        const keys = new Set<string>();
-        for (let i = 0; i < params.length; i += 2) keys.add(`${params[i]}/${params[i + 1]}`);
-        db.rows = db.rows.filter((r) => !keys.has(`${r.t}/${r.s}`));
+        db.rows = db.rows.filter((r) => !(r.t === params[0] && r.s === params[1]));
         return [];
       }
       if (text.startsWith('INSERT')) {
@@ -148,6 +149,28 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     db.triggers = db.triggers.filter((n) => !n.startsWith('users_user'));
     await p.poll(later + POLL_TIMING.triggersCheckMs + 1);
     expect(p.trusted(later + POLL_TIMING.triggersCheckMs + 2)).toBe(false);
+  });
+
+  it("leaves this process's own connections' counts out: its writes were heard as it made them", async () => {
+    const db = fakeDatabase(['users_token']);
+    const changed: string[] = [];
+    const p = poller(db, ['users_token'], changed);
+    db.rows.push({ t: 'users_token', s: 7, n: 1n }, { t: 'users_token', s: 8, n: 1n });
+    db.own.add(7);
+    let now = 1_000_000;
+    await p.poll(now);
+    db.rows[0].n += 5n; // this process's connection 7
+    await p.poll((now += POLL_TIMING.pollMs));
+    expect(changed).toEqual([]);
+    db.rows[1].n += 1n; // another process's connection 8
+    await p.poll((now += POLL_TIMING.pollMs));
+    expect(changed).toEqual(['users_token']);
+    // Connection 7 closed: its row joins the sums, which is heard once.
+    db.own.clear();
+    await p.poll((now += POLL_TIMING.pollMs));
+    expect(changed).toEqual(['users_token', 'users_token']);
+    await p.poll((now += POLL_TIMING.pollMs));
+    expect(changed).toHaveLength(2);
   });
 
   it('folds the rows of connections into slot 0 past FOLD_ROWS, leaving the sums and what polls tell as they were', async () => {

@@ -14,15 +14,20 @@ export const FOLD_ROWS = 256;
 
 type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
-/** Where the poller reads: statements on the pool, outside any transaction, and a transaction of its own. */
+/**
+ * Where the poller reads: statements on the pool, outside any transaction, and a transaction of
+ * its own; and the slots this process's own writes count in (the ids of its open connections).
+ */
 export interface PollDatabase {
   query: Query;
   transaction(fn: (query: Query) => Promise<void>): Promise<void>;
+  ownSlots(): Set<number>;
 }
 
-export const poolDatabase = (dataSource: DataSource): PollDatabase => ({
+export const poolDatabase = (dataSource: DataSource, ownSlots: () => Set<number>): PollDatabase => ({
   query: (text, params) => dataSource.query(text, params),
   transaction: (fn) => dataSource.transaction((m) => fn((text, params) => m.query(text, params))),
+  ownSlots,
 });
 
 /**
@@ -32,10 +37,13 @@ export const poolDatabase = (dataSource: DataSource): PollDatabase => ({
  * caches are in use, telling `changed` the tables whose sums moved. The first poll, and one a
  * minute after, checks that every watched table has its triggers (a database user that may not
  * create triggers left them out, see the migration ChangeCounts; a dump restored without them):
- * while any is missing nothing is trusted. Each connection
- * that writes a watched table counts in a row of its own; once there are more than FOLD_ROWS
- * rows, the poller folds the rows no open transaction holds into slot 0, in one transaction, so
- * that the sums (and what every poll sees) stay the same.
+ * while any is missing nothing is trusted. Each connection that writes a watched table counts
+ * in a row of its own; once there are more than FOLD_ROWS rows, the poller folds the rows no open
+ * transaction holds into slot 0, in one transaction, so that the sums (and what every poll sees)
+ * stay the same. The rows of this process's open connections are left out of its sums: this
+ * process heard its own writes as it made them (`ChangeFeed.written`), and hearing them again at
+ * the next poll would empty its caches a second time (a row of a connection that closed, or one
+ * folded, then joins the sums: one such emptying more).
  */
 export class ChangePoller {
   private readonly logger = new Logger('ChangeFeed');
@@ -85,9 +93,12 @@ export class ChangePoller {
       const tables = this.watchedTables();
       const check = this.missing || now - this.checkedAt > this.timing.triggersCheckMs || tables.some((t) => !this.checked.has(t));
       if (check && !(await this.triggersPresent(tables, now))) return;
-      const rows = await this.db.query(`SELECT \`table_name\` AS t, SUM(\`changes\`) AS n, COUNT(*) AS r FROM \`${CHANGE_COUNTS_TABLE}\` GROUP BY \`table_name\``);
-      const sums = new Map(rows.map((r) => [String(r.t), String(r.n)]));
-      if (rows.reduce((k, r) => k + Number(r.r), 0) > FOLD_ROWS) void this.fold();
+      const rows = await this.db.query(`SELECT \`table_name\` AS t, \`slot\` AS s, \`changes\` AS n FROM \`${CHANGE_COUNTS_TABLE}\``);
+      const own = this.db.ownSlots();
+      const totals = new Map<string, bigint>();
+      for (const r of rows) if (!own.has(Number(r.s))) totals.set(String(r.t), (totals.get(String(r.t)) ?? 0n) + BigInt(String(r.n)));
+      const sums = new Map([...totals].map(([t, n]) => [t, n.toString()]));
+      if (rows.length > FOLD_ROWS) void this.fold();
       if (this.seen) for (const t of new Set([...this.seen.keys(), ...sums.keys()])) if (this.seen.get(t) !== sums.get(t)) this.changed(t);
       this.seen = sums;
       if (now > this.confirmedAt) this.confirmedAt = now;
@@ -113,10 +124,9 @@ export class ChangePoller {
         if (!rows.length) return;
         const sums = new Map<string, bigint>();
         for (const r of rows) sums.set(String(r.t), (sums.get(String(r.t)) ?? 0n) + BigInt(String(r.n)));
-        for (let i = 0; i < rows.length; i += 500) {
-          const chunk = rows.slice(i, i + 500);
-          await query(`DELETE FROM ${table} WHERE (\`table_name\`, \`slot\`) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flatMap((r) => [r.t, r.s]));
-        }
+        // One row at a time, by its key: a DELETE of many rows scans the table, and waits on (and
+        // deadlocks with) writers holding rows it passes by.
+        for (const r of rows) await query(`DELETE FROM ${table} WHERE \`table_name\` = ? AND \`slot\` = ?`, [r.t, r.s]);
         const folded = [...sums].sort(([a], [b]) => (a < b ? -1 : 1));
         await query(
           `INSERT INTO ${table} (\`table_name\`, \`slot\`, \`changes\`) VALUES ${folded.map(() => '(?, 0, ?)').join(', ')} ON DUPLICATE KEY UPDATE \`changes\` = \`changes\` + VALUES(\`changes\`)`,

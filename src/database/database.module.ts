@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseTarget, OpenDatabase } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
 import { poolDatabase } from './change-poll';
+import { MysqlStatements } from './mysql-statements';
 import { connectDatabase, describeTarget } from './connect';
 import { allMigrations, applyMigrations, MigrationSets, ownedMigrations } from './migrations';
 import { Db } from './db';
@@ -46,7 +47,7 @@ export class DatabaseModule implements OnApplicationShutdown {
               ? new ChangeFeed('local')
               : target.kind === 'postgres' && target.url
                 ? new ChangeFeed('notify', { url: target.url, dataSource: o.dataSource })
-                : new ChangeFeed('poll', undefined, poolDatabase(o.dataSource)),
+                : new ChangeFeed('poll', undefined, poolDatabase(o.dataSource, () => (o.prepared instanceof MysqlStatements ? o.prepared.liveConnectionIds() : new Set()))),
         },
         {
           provide: Db,

@@ -218,14 +218,24 @@ export class ResourceRegistry {
 
   /**
    * The tables whose rows, deleted, make the database's foreign keys delete or clear rows of
-   * `tables` (ON DELETE CASCADE or SET NULL), other than `tables` themselves.
+   * `tables` (ON DELETE CASCADE or SET NULL), directly or through a chain of cascading deletes,
+   * other than `tables` themselves.
    */
   cascadeParents(tables: string[]): string[] {
+    const schemas = new Map(this.tables().map((t) => [t.name, t]));
     const wanted = new Set(tables);
     const out = new Set<string>();
-    for (const t of this.tables()) {
-      if (!wanted.has(t.name)) continue;
-      for (const f of t.foreignKeys) if (f.onDelete !== 'restrict' && !wanted.has(f.table)) out.add(f.table);
+    // A parent's delete reaches `tables` by a CASCADE or SET NULL; a grandparent's only by
+    // cascading deletes of the tables between.
+    let frontier = tables.flatMap((name) => (schemas.get(name)?.foreignKeys ?? []).filter((f) => f.onDelete !== 'restrict').map((f) => f.table));
+    while (frontier.length) {
+      const next: string[] = [];
+      for (const parent of frontier) {
+        if (wanted.has(parent) || out.has(parent)) continue;
+        out.add(parent);
+        for (const f of schemas.get(parent)?.foreignKeys ?? []) if (f.onDelete === 'cascade') next.push(f.table);
+      }
+      frontier = next;
     }
     return [...out];
   }

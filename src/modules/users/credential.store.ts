@@ -55,8 +55,8 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
     };
     const tokens = watched(['users.token', 'users.user']);
     this.tokens = db.feed.cache(tokens.tables, { max: TOKENS_CACHED, ttlMs: 60_000, cascadeFrom: tokens.cascadeFrom });
-    // Deleting a user or a group cascades to the link tables, which are watched too; deleting a
-    // content type empties permissions' object types (cascadeFrom).
+    // Deleting a user or a group cascades to the link tables, which are watched too (cascadeFrom
+    // names any other table whose delete would reach them).
     const permissions = watched(['users.user', 'auth.group', 'users.objectpermission']);
     this.permissions = db.feed.cache(permissions.tables, { max: 10_000, ttlMs: 60_000, cascadeFrom: permissions.cascadeFrom });
   }
