@@ -138,8 +138,9 @@ export class ChangeFeed {
   ) {
     if (mode === 'poll') {
       if (!poll) throw new Error('a polling change feed needs its database');
+      // A watched table's count that moved may also be a delete that cascaded into others' tables.
       this.poller = new ChangePoller(poll, () => this.watchedTables, (table) => {
-        for (const w of this.byTable.get(table) ?? []) w.changed();
+        for (const w of [...(this.byTable.get(table) ?? []), ...(this.byParent.get(table) ?? [])]) w.changed();
       });
     }
   }

@@ -199,7 +199,7 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
   });
 
   it("empties a feed's caches of the tables whose counts moved, and no others", async () => {
-    const db = fakeDatabase(['users_token', 'extras_webhook']);
+    const db = fakeDatabase(['users_token', 'extras_webhook', 'extras_webhook_content_types']);
     const feed = new ChangeFeed('poll', undefined, db);
     try {
       const tokens = feed.cache<string, number>(['users_token'], { max: 10, ttlMs: 60_000 });
@@ -214,6 +214,12 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
       db.counts.set('users_token', 1); // another process
       await new Promise((r) => setTimeout(r, POLL_TIMING.pollMs + 50)); // the next poll
       expect([await tokens.get('a', load), await hooks.get('h', load)]).toEqual([4, 3]);
+      // A watched table whose deletes cascade into a cache's tables: its count moving empties it.
+      const links = feed.cache<string, number>(['extras_webhook_content_types'], { max: 10, ttlMs: 60_000, cascadeFrom: ['extras_webhook'] });
+      expect([await links.get('l', load), await links.get('l', load)]).toEqual([5, 5]);
+      db.counts.set('extras_webhook', 1);
+      await new Promise((r) => setTimeout(r, POLL_TIMING.pollMs + 50));
+      expect([await links.get('l', load), await tokens.get('a', load)]).toEqual([6, 4]);
     } finally {
       await feed.close();
     }

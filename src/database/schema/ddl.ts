@@ -44,8 +44,6 @@ const NEW_ID: Record<DialectName, string> = { postgres: 'gen_random_uuid()', mys
 const ON_DELETE: Record<OnDelete, string> = { restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' };
 const TAIL = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
-export { shortName };
-
 export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_')}_${i.unique ? 'key' : 'idx'}`);
 export const fkName = (table: string, f: ForeignKeySchema) => f.name ?? shortName(`${table}_${f.column}_fk`);
 const triggerName = (table: string) => `${table}_notify_change`;

@@ -7,6 +7,7 @@ import type { CredentialStore, PermissionStore, StoredPermission, TokenInfo } fr
 import type { AuthUser } from '../../core/context';
 import { Db, Row } from '../../database/db';
 import { ResourceRegistry } from '../../core/resource/registry';
+import { modelCache } from '../../core/resource/definition-cache';
 import { ident, sql } from '../../database/sql';
 import { parseJsonObject } from '../../core/resource/serialize/values';
 
@@ -48,17 +49,10 @@ export class UsersCredentialStore implements CredentialStore, PermissionStore {
   ) {
     this.secret = settings.SECRET_KEY as string;
     if (!settings.CREDENTIAL_CACHE) return;
-    // The tables come from the declarations (`watched`), which also give them their change triggers.
-    const watched = (types: string[]) => {
-      const tables = registry.watchedTables(types);
-      return { tables, cascadeFrom: registry.cascadeParents(tables) };
-    };
-    const tokens = watched(['users.token', 'users.user']);
-    this.tokens = db.feed.cache(tokens.tables, { max: TOKENS_CACHED, ttlMs: 60_000, cascadeFrom: tokens.cascadeFrom });
-    // Deleting a user or a group cascades to the link tables, which are watched too (cascadeFrom
-    // names any other table whose delete would reach them).
-    const permissions = watched(['users.user', 'auth.group', 'users.objectpermission']);
-    this.permissions = db.feed.cache(permissions.tables, { max: 10_000, ttlMs: 60_000, cascadeFrom: permissions.cascadeFrom });
+    // The tables come from the declarations (`watched`), which also give them their change
+    // triggers; deleting a user or a group cascades to link tables that are watched too.
+    this.tokens = modelCache(db, registry, ['users.token', 'users.user'], { max: TOKENS_CACHED, ttlMs: 60_000 });
+    this.permissions = modelCache(db, registry, ['users.user', 'auth.group', 'users.objectpermission'], { max: 10_000, ttlMs: 60_000 });
   }
 
   async byTokenKey(key: string): Promise<TokenCredential | null> {
