@@ -44,6 +44,7 @@ import { Attachments1795785344449 } from './1795785344449-attachments';
 import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
 import { ChangeCounts1796506446040 } from './1796506446040-change-counts';
+import { KeptNestedObjects1796518064110 } from './1796518064110-kept-nested-objects';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -93,4 +94,5 @@ export const mysqlMigrations = [
   IdentityHistoryInChangeLog1795790000000,
   ConfigContextNotifications1795794688071,
   ChangeCounts1796506446040,
+  KeptNestedObjects1796518064110,
 ];

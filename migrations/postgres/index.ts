@@ -45,6 +45,7 @@ import { Files1795782258163 } from './1795782258163-files';
 import { Attachments1795785344449 } from './1795785344449-attachments';
 import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
+import { KeptNestedObjects1796518064110 } from './1796518064110-kept-nested-objects';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -95,4 +96,5 @@ export const postgresMigrations = [
   Attachments1795785344449,
   IdentityHistoryInChangeLog1795790000000,
   ConfigContextNotifications1795794688071,
+  KeptNestedObjects1796518064110,
 ];

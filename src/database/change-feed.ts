@@ -46,6 +46,14 @@ export class TableWatch {
   }
 }
 
+/** Where a watch stood when a read for a cache began (`WatchedCache.ticket`). */
+export interface CacheTicket {
+  generation: number;
+  /** Whether every change until then had been heard. */
+  heard: boolean;
+  at: number;
+}
+
 /**
  * A bounded cache of values read from watched tables: emptied whenever they change, and a value
  * stored only if no change came while it was being read. `null` (nothing found) is never stored.
@@ -68,25 +76,42 @@ export class WatchedCache<K, V> {
   }
 
   async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
-    this.sync();
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit) {
-      const age = now - hit.at;
-      if (age < this.unheardTtlMs || (hit.heard && age < this.ttlMs && this.watch.trusted())) return hit.value;
-    }
-    const generation = this.watch.generation;
-    const heard = this.watch.trusted();
-    if (!heard && !this.unheardTtlMs) return load();
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
+    const ticket = this.ticket();
+    if (!ticket) return load();
     const value = await load();
-    const kept = heard && this.watch.trusted();
-    if (value !== null && generation === this.watch.generation && (kept || this.unheardTtlMs)) {
-      this.sync();
-      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
-      this.entries.delete(key);
-      this.entries.set(key, { value, at: now, heard: kept });
-    }
+    if (value !== null) this.put(ticket, key, value);
     return value;
+  }
+
+  /** The value kept for `key`, if it may be used now. */
+  peek(key: K): V | undefined {
+    this.sync();
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    const age = Date.now() - hit.at;
+    return age < this.unheardTtlMs || (hit.heard && age < this.ttlMs && this.watch.trusted()) ? hit.value : undefined;
+  }
+
+  /**
+   * Taken before values are read for `put` (a read of many keys at once): where the watch stood
+   * then. Null: nothing read now may be kept.
+   */
+  ticket(): CacheTicket | null {
+    const heard = this.watch.trusted();
+    return heard || this.unheardTtlMs ? { generation: this.watch.generation, heard, at: Date.now() } : null;
+  }
+
+  /** Keeps a value read since `ticket` was taken, unless a change came meanwhile. */
+  put(ticket: CacheTicket, key: K, value: V): void {
+    if (ticket.generation !== this.watch.generation) return;
+    const kept = ticket.heard && this.watch.trusted();
+    if (!kept && !this.unheardTtlMs) return;
+    this.sync();
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.delete(key);
+    this.entries.set(key, { value, at: ticket.at, heard: kept });
   }
 
   private sync(): void {

@@ -105,6 +105,12 @@ export interface RepresentPart {
   include?: string;
   /** Once per batch of rows, before any is represented (custom field definitions). */
   load?(x: ExtensionContext & NestedObjects, rows: Row[]): Promise<unknown>;
+  /**
+   * The models (object types) `load` reads, when they are all `watched`: nested objects that
+   * show this part may then be kept between requests (serialize/kept-nested.ts). Absent with a
+   * `load`: they are not.
+   */
+  reads?: string[];
   /** Sets its keys on one representation; `url` is the object's detail URL. */
   write(out: Record<string, unknown>, row: Row, url: string, loaded: unknown): void;
   /**

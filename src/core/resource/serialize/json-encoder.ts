@@ -117,6 +117,19 @@ export class NestedTexts {
     }
   }
 
+  /** An object written before (kept between requests: KeptNested), with its text. */
+  keep(kept: { o: Record<string, unknown>; text: string }): void {
+    const id = kept.o.id;
+    if (typeof id === 'string' && !this.byId.has(id)) this.byId.set(id, kept);
+  }
+
+  /** The text `add` or `keep` gave `o`, if they did. */
+  keptText(o: object): string | undefined {
+    const id = (o as { id?: unknown }).id;
+    const kept = typeof id === 'string' ? this.byId.get(id) : undefined;
+    return kept !== undefined && kept.o === o ? kept.text : undefined;
+  }
+
   /** The JSON text of a nested object (or of any other object: a reference to a hidden one). */
   text(v: object): string {
     const id = (v as { id?: unknown }).id;

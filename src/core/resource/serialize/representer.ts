@@ -9,6 +9,7 @@ import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
 import { loadAncestry } from '../query/tree';
 import { asWritten, compileEncoder, NestedTexts, withEncoder } from './json-encoder';
+import { keptNested, keptObjects, mayUseKept } from './kept-nested';
 import { Batch, Obj, ReadOptions, ref, valueKinds } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { ancestryOfPage, countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
@@ -179,6 +180,16 @@ export class Representer {
    */
   private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions, written = false): Promise<Map<string, Obj>> {
     if (!idList.length) return new Map();
+    // A foreign key's objects at depth 0, read outside a transaction: kept between requests where they can be.
+    if (written && depth === 0 && this.exec === this.ctx.db) {
+      const kept = keptNested(this.ctx, def);
+      if (kept && (await mayUseKept(this.ctx, kept))) return keptObjects(this.ctx, kept, idList, (this.texts ??= new NestedTexts()), (missing) => this.readNested(def, missing, 0, opts, true));
+    }
+    return this.readNested(def, idList, depth, opts, written);
+  }
+
+  /** Nested representations read now (see nestedObjects). */
+  private async readNested(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions, written: boolean): Promise<Map<string, Obj>> {
     const visible = await visibleRows(this.ctx, this.exec, def, 'n');
     const rows = await this.exec.query(sql`SELECT n.* ${visible.from(inList(ident('n', 'id'), idList))}`);
     const batch = await this.load(def, rows, depth, false, opts);

@@ -15,6 +15,8 @@ import { manufacturerResource } from './manufacturer.resource';
 export const deviceTypeResource = defineResource({
   app: 'dcim',
   model: 'devicetype',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'device-types',
   verboseName: 'device type',
   naturalKey: ['manufacturer', 'model'],

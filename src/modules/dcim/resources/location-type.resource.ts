@@ -8,6 +8,8 @@ const RESERVED = ['rackgroup', 'rackgroups', 'rack group', 'rack groups'];
 export const locationTypeResource = defineResource({
   app: 'dcim',
   model: 'locationtype',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'location-types',
   verboseName: 'location type',
   mixins: [named(), tree()],

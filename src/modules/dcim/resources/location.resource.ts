@@ -15,6 +15,8 @@ const TIME_ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC'
 export const locationResource = defineResource({
   app: 'dcim',
   model: 'location',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'locations',
   naturalKey: ['name', 'parent'],
   ordering: ['_name'],

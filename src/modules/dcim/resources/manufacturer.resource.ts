@@ -6,6 +6,8 @@ import { named } from '../../../core/resource/mixin';
 export const manufacturerResource = defineResource({
   app: 'dcim',
   model: 'manufacturer',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'manufacturers',
   mixins: [named(255)],
   fields: {

@@ -8,6 +8,8 @@ import { manufacturerResource } from './manufacturer.resource';
 export const platformResource = defineResource({
   app: 'dcim',
   model: 'platform',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'platforms',
   mixins: [named(255)],
   fields: {

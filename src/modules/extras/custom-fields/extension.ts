@@ -19,6 +19,7 @@ export const customFieldsExtension: ModelExtension = {
   represent: {
     keys: { custom_fields: { schema: { type: 'object' }, type: 'json', label: 'Custom fields', writable: true } },
     load: ({ ctx, def }) => customFieldsFor(ctx, objectType(def)),
+    reads: ['extras.customfield', 'extras.customfieldchoice'],
     write(out, row, _url, loaded) {
       const data = parseJsonObject(row[CUSTOM_FIELD_COLUMN]);
       const cf: Record<string, unknown> = {};

@@ -5,6 +5,8 @@ import { nameColor } from './name-color';
 export const roleResource = defineResource({
   app: 'extras',
   model: 'role',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'roles',
   mixins: nameColor(),
   ordering: ['weight', 'name'],

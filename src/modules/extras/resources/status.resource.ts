@@ -5,6 +5,8 @@ import { nameColor } from './name-color';
 export const statusResource = defineResource({
   app: 'extras',
   model: 'status',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'statuses',
   verboseNamePlural: 'statuses',
   mixins: nameColor(),

@@ -6,6 +6,8 @@ import { locationResource } from '../../dcim/resources/location.resource';
 export const namespaceResource = defineResource({
   app: 'ipam',
   model: 'namespace',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'namespaces',
   mixins: [named(255)],
   fields: {

@@ -5,6 +5,8 @@ import { named, tree } from '../../../core/resource/mixin';
 export const tenantGroupResource = defineResource({
   app: 'tenancy',
   model: 'tenantgroup',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'tenant-groups',
   verboseName: 'tenant group',
   mixins: [named(), tree()],

@@ -6,6 +6,8 @@ import { tenantGroupResource } from './tenant-group.resource';
 export const tenantResource = defineResource({
   app: 'tenancy',
   model: 'tenant',
+  // Nested at depth 1 by many models: its objects are kept between requests (serialize/kept-nested.ts).
+  watched: true,
   slug: 'tenants',
   mixins: [named()],
   ordering: ['tenant_group', 'name'],
