@@ -67,6 +67,36 @@ export class Db implements Executor {
     this.mysql = dialect.name === 'mysql' ? (prepared instanceof MysqlStatements ? prepared : new MysqlStatements(false)) : undefined;
   }
 
+  /** MySQL/MariaDB: the database's indexes by table, read once when first needed (`indexNames`). */
+  private indexes?: Promise<Map<string, { name: string; columns: string[] }[]>>;
+
+  /**
+   * MySQL/MariaDB: the indexes of a table as the database names them (their names are the
+   * migrations', not always the declarations'), read from information_schema once per process,
+   * on the pool (not counted as a statement: it reads no table of netkeel's). Empty on
+   * PostgreSQL. `forget`: read them again next time (an index a hint named is gone).
+   */
+  async indexNames(table: string, forget = false): Promise<{ name: string; columns: string[] }[]> {
+    if (this.dialect.name !== 'mysql') return [];
+    if (forget) this.indexes = undefined;
+    this.indexes ??= this.dataSource
+      .query(
+        'SELECT TABLE_NAME AS t, INDEX_NAME AS n, COLUMN_NAME AS c FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX',
+      )
+      .then((rows: { t: string; n: string; c: string }[]) => {
+        const out = new Map<string, { name: string; columns: string[] }[]>();
+        for (const r of rows) {
+          const list = out.get(r.t) ?? [];
+          if (list.at(-1)?.name !== r.n) list.push({ name: r.n, columns: [] });
+          list.at(-1)!.columns.push(r.c);
+          out.set(r.t, list);
+        }
+        return out;
+      })
+      .catch(() => new Map());
+    return (await this.indexes).get(table) ?? [];
+  }
+
   async query<T = Row>(fragment: Sql): Promise<T[]> {
     const tx = this.current.getStore();
     if (tx) return tx.query<T>(fragment);

@@ -38,6 +38,11 @@ export class Rows {
     return this.fromJoined(sql``, ...conds);
   }
 
+  /** `FROM <table> <alias> <hint> WHERE <scope>`: the table read as an index hint says (`orderIndexHint`). */
+  fromHinted(hint: Sql): Sql {
+    return sql`FROM ${this.item}${hint} WHERE ${this.scope}`;
+  }
+
   /** `FROM <table> <alias> <joins> WHERE <conds AND scope>`: `joins` (each with its own scope) between. */
   fromJoined(joins: Sql, ...conds: (Sql | null | undefined)[]): Sql {
     return sql`FROM ${this.item}${joins} WHERE ${and([...conds, this.scope])}`;
