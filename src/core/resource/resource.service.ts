@@ -6,9 +6,9 @@ import { objectType, ResourceDefinition } from './definition';
 import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
 import { first, INCLUDE_OPTIONS, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
-import { readWhole, storedRows, unscoped } from './query/rows';
+import { orderIndexHint, readWhole, storedRows, unscoped } from './query/rows';
 import { filterCompiler, scopeIsOpen, visibleRows } from './query/scope';
-import { orderBy, orderIndexHint } from './query/sort';
+import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
 import { PAGE_CTE, ReadOptions, Representer, withPage } from './serialize/representer';

@@ -1,5 +1,5 @@
-import type { Executor, Row } from '../../../database/db';
-import { and, ident, inList, isFalse, isTrue, raw, Sql, sql, TRUE } from '../../../database/sql';
+import type { Db, Executor, Row } from '../../../database/db';
+import { and, ident, inList, isFalse, isTrue, join, raw, Sql, sql, TRUE } from '../../../database/sql';
 import type { ResourceDefinition } from '../definition';
 
 /**
@@ -132,4 +132,37 @@ export async function readWhole(exec: Executor, def: ResourceDefinition, read: (
   const rows = await read();
   w?.remember(def.table, at, rows);
   return rows;
+}
+
+/** `orderIndexHint`'s answers, per gateway, table and ORDER BY text. */
+const hints = new WeakMap<Db, Map<string, Sql | null>>();
+
+/**
+ * A hint to read a page's rows in the order of the index that holds its ORDER BY (whose columns
+ * are its terms, or all of them but a last `id`: InnoDB ends a secondary index with the primary
+ * key), for an unfiltered page of all rows (`Rows.fromHinted`): MariaDB otherwise reads a table
+ * of a few thousand rows whole and sorts it, for the page and again each time the page
+ * statement's CTE is read (its counts' and tags' subqueries): ~1.5x the database's CPU for a
+ * 50-row page of 2,000 locations, ~1.1x for 1,000 rows. Null where no index holds the order,
+ * where a term is not a plain ascending column, and on PostgreSQL (its planner walks the index).
+ * `forget`: the database's index names are read again (a hint named one that is gone).
+ */
+export async function orderIndexHint(db: Db, def: ResourceDefinition, order: Sql, alias: string, forget = false): Promise<Sql | null> {
+  let byText = hints.get(db);
+  if (!byText || forget) hints.set(db, (byText = new Map()));
+  const text = db.dialect.render(order).text;
+  const key = `${def.table}\u0000${text}`;
+  let hint = byText.get(key);
+  if (hint === undefined) {
+    hint = null;
+    const asc = (columns: string[]) => db.dialect.render(join(columns.map((c) => sql`${ident(alias, c)}${raw(' ASC')}`))).text;
+    for (const i of await db.indexNames(def.table, forget)) {
+      if (i.name !== 'PRIMARY' && (text === asc(i.columns) || text === asc([...i.columns, 'id']))) {
+        hint = db.dialect.forceOrderIndex(i.name);
+        break;
+      }
+    }
+    byText.set(key, hint);
+  }
+  return hint;
 }
