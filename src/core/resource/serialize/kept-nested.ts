@@ -21,7 +21,7 @@ export interface KeptNested {
 }
 
 /** How many objects of one model are kept (the oldest dropped first), and for how long while every change is heard. */
-const KEPT = { max: 5000, ttlMs: 60_000 };
+const KEPT = { max: 2000, ttlMs: 60_000 };
 
 /** Per application (registry) and model: its kept nested objects, or null where they cannot be kept. */
 const byRegistry = new WeakMap<ResourceRegistry, Map<ResourceDefinition, KeptNested | null>>();
