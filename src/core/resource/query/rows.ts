@@ -134,8 +134,9 @@ export async function readWhole(exec: Executor, def: ResourceDefinition, read: (
   return rows;
 }
 
-/** `orderIndexHint`'s answers, per gateway, table and ORDER BY text. */
+/** `orderIndexHint`'s answers, per gateway, table and ORDER BY text (`?sort=` makes many: at most HINTS_KEPT, then forgotten). */
 const hints = new WeakMap<Db, Map<string, Sql | null>>();
+const HINTS_KEPT = 1000;
 
 /**
  * A hint to read a page's rows in the order of the index that holds its ORDER BY (whose columns
@@ -149,7 +150,7 @@ const hints = new WeakMap<Db, Map<string, Sql | null>>();
  */
 export async function orderIndexHint(db: Db, def: ResourceDefinition, order: Sql, alias: string, forget = false): Promise<Sql | null> {
   let byText = hints.get(db);
-  if (!byText || forget) hints.set(db, (byText = new Map()));
+  if (!byText || forget || byText.size >= HINTS_KEPT) hints.set(db, (byText = new Map()));
   const text = db.dialect.render(order).text;
   const key = `${def.table}\u0000${text}`;
   let hint = byText.get(key);
