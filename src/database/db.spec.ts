@@ -45,13 +45,16 @@ const kinds = testDatabases().filter((k): k is 'postgres' | 'mysql' => k !== 'pg
   it('runs a pool statement inside the open transaction, which another context does not see', async () => {
     const g = gate();
     let inside = -1;
+    let here = false;
     const tx = db.transaction(async (t) => {
       await insert(t, 'a');
       inside = await count(); // through the pool: joins the transaction
+      here = db.inTransactionHere;
       await g.wait;
     });
     while (inside === -1) await new Promise((r) => setTimeout(r, 5));
     expect(inside).toBe(1);
+    expect([here, db.inTransactionHere]).toEqual([true, false]); // what kept nested objects ask (kept-nested.ts)
     expect(await count()).toBe(0); // another context: its own connection, the write not yet committed
     g.release();
     await tx;

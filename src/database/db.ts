@@ -149,6 +149,11 @@ export class Db implements Executor {
     else fn();
   }
 
+  /** Whether a statement issued through this gateway now would join a transaction open in the current async context. */
+  get inTransactionHere(): boolean {
+    return this.open > 0 && this.current.getStore() !== undefined;
+  }
+
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     const open = this.current.getStore();
     if (open) return fn(open);

@@ -180,8 +180,9 @@ export class Representer {
    */
   private async nestedObjects(def: ResourceDefinition, idList: string[], depth: number, opts: ReadOptions, written = false): Promise<Map<string, Obj>> {
     if (!idList.length) return new Map();
-    // A foreign key's objects at depth 0, read outside a transaction: kept between requests where they can be.
-    if (written && depth === 0 && this.exec === this.ctx.db) {
+    // A foreign key's objects at depth 0, read outside any transaction (the gateway's reads join
+    // one open in this async context): kept between requests where they can be.
+    if (written && depth === 0 && this.exec === this.ctx.db && !this.ctx.db.inTransactionHere) {
       const kept = keptNested(this.ctx, def);
       if (kept && (await mayUseKept(this.ctx, kept))) return keptObjects(this.ctx, kept, idList, (this.texts ??= new NestedTexts()), (missing) => this.readNested(def, missing, 0, opts, true));
     }
