@@ -55,10 +55,13 @@ export class ResourceService {
    * A list's rows: `FROM <the visible rows> WHERE <filters>` (also used by CSV export); `within`:
    * an endpoint's own condition over the alias (the connected ports of a connection list).
    */
-  async listFrom(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't', within?: Sql, hint?: Sql | null): Promise<Sql> {
+  async listFrom(ctx: RequestContext, exec: Executor, def: ResourceDefinition, q: Query, alias = 't', within?: Sql, hint?: () => Promise<Sql | null>): Promise<Sql> {
     const [rows, filters] = await Promise.all([visibleRows(ctx, exec, def, alias), filterCompiler(ctx, exec).fromQuery(def, q, alias)]);
     // Every row, in an index's order (`orderIndexHint`): only where nothing filters them.
-    if (hint && !within && !rows.restricted && isTrue(and([filters]))) return rows.fromHinted(hint);
+    if (hint && !within && !rows.restricted && isTrue(and([filters]))) {
+      const h = await hint();
+      if (h) return rows.fromHinted(h);
+    }
     return rows.from(filters, within);
   }
 
@@ -84,7 +87,8 @@ export class ResourceService {
     const { limit, offset } = parsePage(q, ctx.settings);
     const order = (alias: string) => orderBy(ctx, exec, def, q, alias);
     const deferred = limit !== null && offset >= DEFERRED_PAGING_OFFSET;
-    const hint = limit !== null && !deferred ? await orderIndexHint(exec, def, await order('t'), 't', forget) : null;
+    const pageOrder = await order('t');
+    const hint = limit !== null && !deferred ? () => orderIndexHint(exec, def, pageOrder, 't', forget) : undefined;
     const from = await this.listFrom(ctx, exec, def, q, 't', within, hint);
     // The limit is written into the text (a parsed integer; one prepared statement per page
     // size): with `LIMIT $1` PostgreSQL found no generic plan as good as one made for the value,
@@ -110,10 +114,10 @@ export class ResourceService {
       // PostgreSQL read each skipped row from the table: a page of 1,000 addresses at offset
       // 97,000 took 26 ms of the server's CPU, 19 so). The page's ids come from the visible rows;
       // `o` reads those rows by id.
-      const ids = sql`SELECT t.${ident('id')} ${from} ORDER BY ${await order('t')}${page}`;
+      const ids = sql`SELECT t.${ident('id')} ${from} ORDER BY ${pageOrder}${page}`;
       select = sql`SELECT o.*${total} FROM ${exec.dialect.pageRows(unscoped(def, 'o').table, ids)} ORDER BY ${await order('o')}`;
     } else {
-      select = sql`SELECT t.*${total} ${from} ORDER BY ${await order('t')}${page}`;
+      select = sql`SELECT t.*${total} ${from} ORDER BY ${pageOrder}${page}`;
     }
     const rows = await exec.query(
       columns.length ? withPage(select, sql`SELECT ${ident(PAGE_CTE)}.*, ${join(columns)}`, extras, sql` ORDER BY ${await order(PAGE_CTE)}`) : select,

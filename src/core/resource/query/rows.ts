@@ -149,6 +149,8 @@ const HINTS_KEPT = 1000;
  * `forget`: the database's index names are read again (a hint named one that is gone).
  */
 export async function orderIndexHint(db: Db, def: ResourceDefinition, order: Sql, alias: string, forget = false): Promise<Sql | null> {
+  const indexes = await db.indexNames(def.table, forget);
+  if (!indexes.length) return null; // PostgreSQL, or a table without secondary indexes
   let byText = hints.get(db);
   if (!byText || forget || byText.size >= HINTS_KEPT) hints.set(db, (byText = new Map()));
   const text = db.dialect.render(order).text;
@@ -157,7 +159,7 @@ export async function orderIndexHint(db: Db, def: ResourceDefinition, order: Sql
   if (hint === undefined) {
     hint = null;
     const asc = (columns: string[]) => db.dialect.render(join(columns.map((c) => sql`${ident(alias, c)}${raw(' ASC')}`))).text;
-    for (const i of await db.indexNames(def.table, forget)) {
+    for (const i of indexes) {
       if (i.name !== 'PRIMARY' && (text === asc(i.columns) || text === asc([...i.columns, 'id']))) {
         hint = db.dialect.forceOrderIndex(i.name);
         break;
