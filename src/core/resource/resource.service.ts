@@ -88,7 +88,10 @@ export class ResourceService {
     const order = (alias: string) => orderBy(ctx, exec, def, q, alias);
     const deferred = limit !== null && offset >= DEFERRED_PAGING_OFFSET;
     const pageOrder = await order('t');
-    const hint = limit !== null && !deferred ? () => orderIndexHint(exec, def, pageOrder, 't', forget) : undefined;
+    // A deep page's ids are read in the index's order too (index-only): MariaDB otherwise chose,
+    // at some executions of the same prepared statement, to read the table whole and sort it
+    // (a page of 1,000 addresses at offset 50,000: 6 ms through the index, 63 ms sorted).
+    const hint = limit !== null ? () => orderIndexHint(exec, def, pageOrder, 't', forget) : undefined;
     const from = await this.listFrom(ctx, exec, def, q, 't', within, hint);
     // The limit is written into the text (a parsed integer; one prepared statement per page
     // size): with `LIMIT $1` PostgreSQL found no generic plan as good as one made for the value,

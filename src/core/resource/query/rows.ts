@@ -144,7 +144,8 @@ const HINTS_KEPT = 1000;
  * key), for an unfiltered page of all rows (`Rows.fromHinted`): MariaDB otherwise reads a table
  * of a few thousand rows whole and sorts it, for the page and again each time the page
  * statement's CTE is read (its counts' and tags' subqueries): ~1.5x the database's CPU for a
- * 50-row page of 2,000 locations, ~1.1x for 1,000 rows. Null where no index holds the order,
+ * 50-row page of 2,000 locations, ~1.1x for 1,000 rows; a deep page's ids, read first, were at
+ * times read whole and sorted too (10x an index-only scan). Null where no index holds the order,
  * where a term is not a plain ascending column, and on PostgreSQL (its planner walks the index).
  * `forget`: the database's index names are read again (a hint named one that is gone).
  */
