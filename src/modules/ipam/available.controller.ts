@@ -76,7 +76,7 @@ export class AvailableController {
     const q = toQuery(req.query);
     const prefix = await this.service.findOne(ctx, ctx.db, prefixResource, String(req.params.id), 'view');
     const limit = this.limit(ctx, q);
-    const free = await this.freeIps(ctx.db, prefix, q, limit);
+    const free = await this.freeIps(ctx.db, prefix, q, limit, !ctx.db.inTransactionHere);
     const version = Number(prefix.ip_version) as IpVersion;
     const list = free.map((a) => ({ ip_version: version, address: formatCidr(version, fromBigInt(version, a), Number(prefix.prefix_length)) }));
     return wantsCsv(req) ? this.csv.plain('availableip', ['address', 'ip_version'], list) : list;
@@ -174,8 +174,8 @@ export class AvailableController {
     return n === 0 ? max : Math.min(n, max);
   }
 
-  /** Free addresses of the prefix within range_start..range_end (inclusive, optional). */
-  private async freeIps(exec: Executor, prefix: Row, q: Query, limit: number): Promise<bigint[]> {
+  /** Free addresses of the prefix within range_start..range_end (inclusive, optional); `parallel`: see freeAddresses. */
+  private async freeIps(exec: Executor, prefix: Row, q: Query, limit: number, parallel = false): Promise<bigint[]> {
     const version = Number(prefix.ip_version) as IpVersion;
     const start = toBigInt(version, prefix.network);
     const end = toBigInt(version, prefix.broadcast);
@@ -192,6 +192,6 @@ export class AvailableController {
     const edge = reservesEdges(prefix) ? 1n : 0n;
     const lo = bound('range_start', start);
     const hi = bound('range_end', end);
-    return freeAddresses(exec, { namespace: String(prefix.namespace_id), version }, lo > start + edge ? lo : start + edge, hi < end - edge ? hi : end - edge, limit);
+    return freeAddresses(exec, { namespace: String(prefix.namespace_id), version }, lo > start + edge ? lo : start + edge, hi < end - edge ? hi : end - edge, limit, parallel);
   }
 }
