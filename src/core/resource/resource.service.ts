@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError, ValidationError } from './errors';
 
 import { first, INCLUDE_OPTIONS, pageLink, parseBool, parseDepth, parseInclude, parsePage, Query } from './query/params';
 import { orderIndexHint, readWhole, storedRows, unscoped } from './query/rows';
+import { ancestryKept } from './serialize/kept-ancestry';
 import { filterCompiler, scopeIsOpen, visibleRows } from './query/scope';
 import { orderBy } from './query/sort';
 import { isUuid, parseNaturalKey, parseUuid } from './query/values';
@@ -212,8 +213,10 @@ export class ResourceService {
   async retrieve(ctx: RequestContext, def: ResourceDefinition, id: string, q: Query) {
     const opts = this.readOptions(q, 'GET');
     const representer = new Representer(ctx, ctx.db);
-    // Counts, display rows and many-to-many ids in the object's own statement, as subqueries of its row.
-    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts, 'row'));
+    // Counts, display rows and many-to-many ids in the object's own statement, as subqueries of
+    // its row; a tree's ancestry too, unless the object's chain is kept (kept-ancestry.ts).
+    const kept = def.tree && isUuid(id) && (await ancestryKept(ctx, ctx.db, def, parseUuid(id)));
+    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts, 'row', !kept));
     const [obj] = await representer.represent(def, [row], opts);
     return obj;
   }

@@ -74,8 +74,8 @@ const openExtras = new WeakMap<Db, WeakMap<ResourceDefinition, Map<string, { ext
  * the statement's shape. Building them was ~6 % of a detail's CPU. Anyone else gets them built
  * for their own scopes, as before.
  */
-export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape): Promise<PageExtras> {
-  const key = `${x.ctx.apiVersion}\u0000${opts.excludeM2m ? 1 : 0}\u0000${shape}`;
+export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape, ancestry = true): Promise<PageExtras> {
+  const key = `${x.ctx.apiVersion}\u0000${opts.excludeM2m ? 1 : 0}\u0000${shape}\u0000${ancestry ? 1 : 0}`;
   const kept = openExtras.get(x.ctx.db)?.get(def)?.get(key);
   if (kept && (await allOpen(x.ctx, kept.uses))) return kept.extras;
   // Every scope taken meanwhile is noted (work of the same request running alongside adds to
@@ -84,7 +84,7 @@ export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: 
   x.ctx.scopeListeners.add(uses);
   let extras: PageExtras;
   try {
-    extras = await pageExtras(x, def, opts, shape);
+    extras = await pageExtras(x, def, opts, shape, ancestry);
   } finally {
     x.ctx.scopeListeners.delete(uses);
   }
@@ -136,14 +136,14 @@ export type ExtrasShape = 'page' | 'row';
  * names its page rows `p` (a CTE, PAGE_CTE). A statement after the page would cost a round trip
  * and an IN list of the page's ids (~3 ms of a 1,000-address page).
  */
-export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page'): Promise<PageExtras> {
+export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true): Promise<PageExtras> {
   const out = await countExtras(x, def, shape);
   // Id lists and ancestry where a grouped subquery is a temporary table (MariaDB): a subquery of
   // each row, and the ancestry by joins. A page of 50 locations was three statements there
   // (its tags and ancestry read after it): 0.67-0.73x the floor's requests/s, 0.79-0.83x as one;
   // 1,000 rows take the same time either way.
   const listShape: ExtrasShape = x.exec.dialect.tempTables ? 'row' : shape;
-  await ancestryExtras(x, def, out, listShape);
+  if (ancestry) await ancestryExtras(x, def, out, listShape);
   for (const use of displayUses(def)) {
     // PostgreSQL cuts longer names short: such a use is read by id instead.
     if ([use.key, ...use.keys].some((k) => k.length > 63)) continue;

@@ -7,12 +7,13 @@ import { fieldInVersion, fieldReadable, type ContentTypesField, type Field, type
 import { noneRelated, unscoped } from '../query/rows';
 import { visibleRows } from '../query/scope';
 import { orderBy } from '../query/sort';
-import { loadAncestry } from '../query/tree';
 import { asWritten, compileEncoder, NestedTexts, withEncoder } from './json-encoder';
 import { keptNested, keptObjects, mayUseKept } from './kept-nested';
+import { ancestryTicket, treeAncestry } from './kept-ancestry';
+import type { CacheTicket } from '../../../database/change-feed';
 import { Batch, Obj, ReadOptions, ref, valueKinds } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
-import { ancestryOfPage, countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
+import { countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';
 
 export type { ReadOptions, Obj };
 export { ref };
@@ -80,16 +81,8 @@ export class Representer {
     if (!rows.length) return batch;
     const { fields } = batch;
     const jobs: Promise<unknown>[] = [];
-    // A tree's ancestry: read by the page statement (pageExtras), or else loaded.
-    const pageAncestry = def.tree ? ancestryOfPage(rows) : undefined;
-    if (pageAncestry) batch.ancestry = pageAncestry;
-    else if (def.tree) {
-      jobs.push(
-        visibleRows(this.ctx, this.exec, def, 'a')
-          .then((visible) => loadAncestry(this.exec, def, rows, visible))
-          .then((a) => (batch.ancestry = a)),
-      );
-    }
+    // A tree's ancestry: read by the page statement (pageExtras), kept, or else loaded.
+    if (def.tree) jobs.push(treeAncestry(this.ctx, this.exec, def, rows, this.ancestryTickets.get(def)).then((a) => (batch.ancestry = a)));
     for (const e of batch.extensions) {
       if (!e.represent!.load) continue;
       const nested = (target: ResourceDefinition, list: string[]) => this.nestedObjects(target, list, Math.max(0, depth - 1), opts);
@@ -311,10 +304,17 @@ export class Representer {
     return out;
   }
 
-  /** What a root page's statement adds (see page-extras.ts); `row` for a statement of one object. */
-  pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page'): Promise<PageExtras> {
-    return keptPageExtras(this, def, opts, shape);
+  /**
+   * What a root page's statement adds (see page-extras.ts); `row` for a statement of one object;
+   * without a tree's ancestry where its rows' chains are kept (kept-ancestry.ts).
+   */
+  async pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true): Promise<PageExtras> {
+    if (def.tree && ancestry) this.ancestryTickets.set(def, await ancestryTicket(this.ctx, this.exec, def));
+    return keptPageExtras(this, def, opts, shape, ancestry);
   }
+
+  /** Per tree model: taken before its page statement read its rows' ancestry (`treeAncestry` keeps what it read). */
+  private readonly ancestryTickets = new Map<ResourceDefinition, CacheTicket | null>();
 
   private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
     const { def } = b;
