@@ -105,13 +105,20 @@ export class WatchedCache<K, V> {
 
   /** Keeps a value read since `ticket` was taken, unless a change came meanwhile. */
   put(ticket: CacheTicket, key: K, value: V): void {
+    this.putAll(ticket, [[key, value]]);
+  }
+
+  /** `put` for many values read at once (the feed's state checked once). */
+  putAll(ticket: CacheTicket, values: Iterable<[K, V]>): void {
     if (ticket.generation !== this.watch.generation) return;
     const kept = ticket.heard && this.watch.trusted();
     if (!kept && !this.unheardTtlMs) return;
     this.sync();
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
-    this.entries.delete(key);
-    this.entries.set(key, { value, at: ticket.at, heard: kept });
+    for (const [key, value] of values) {
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+      this.entries.delete(key);
+      this.entries.set(key, { value, at: ticket.at, heard: kept });
+    }
   }
 
   private sync(): void {

@@ -17,7 +17,8 @@ const byRegistry = new WeakMap<ResourceRegistry, Map<ResourceDefinition, Watched
 /**
  * The ancestor chains (names root first, depth: display "A → B → C", tree_depth, natural keys)
  * of a watched tree's objects, kept between requests by object id as the reads that computed them
- * found them: a page's statement, a detail's, or `loadAncestry`. A chain is the object's parent
+ * found them: a detail's statement or `loadAncestry` (nested objects, rows read otherwise; not a
+ * list page's statement: keeping a page's chains cost its server ~8 % more CPU). A chain is the object's parent
  * and its ancestors' names and parents, all rows of the tree's own table, so any change to that
  * table (by this process or another, heard as every watched table is: `modelCache`) empties the
  * model's chains. A detail whose object's chain is kept is read by a statement without the
@@ -37,7 +38,7 @@ export async function keptAncestry(ctx: RequestContext, exec: Executor, def: Res
   return kept && (await scopeIsOpen(ctx, { def, action: 'view', base: true })) ? kept : null;
 }
 
-/** Taken before a statement that reads its rows' ancestry (Representer.pageExtras), for `treeAncestry` to keep what it read. */
+/** Taken before a detail's statement that reads its object's ancestry (Representer.pageExtras), for `treeAncestry` to keep what it read. */
 export async function ancestryTicket(ctx: RequestContext, exec: Executor, def: ResourceDefinition): Promise<CacheTicket | null> {
   return (await keptAncestry(ctx, exec, def))?.ticket() ?? null;
 }
@@ -48,23 +49,24 @@ export async function ancestryKept(ctx: RequestContext, exec: Executor, def: Res
 }
 
 /**
- * The chains of a tree's rows: as their statement read them (`ticket`: taken before it, where
- * they may be kept), else all kept, else loaded by one statement (and kept).
+ * The chains of a tree's rows: as their statement read them (kept with `ticket`, taken before
+ * it: a detail's), else all kept, else loaded by one statement (and kept).
  */
 export async function treeAncestry(ctx: RequestContext, exec: Executor, def: ResourceDefinition, rows: Row[], ticket?: CacheTicket | null): Promise<Map<string, Ancestry>> {
+  const read = ancestryOfPage(rows);
+  if (read && !ticket) return read;
   const kept = await keptAncestry(ctx, exec, def);
   const keep = (t: CacheTicket | null | undefined, chains: Map<string, Ancestry>) => {
     if (!kept || !t) return chains;
-    // Frozen: the requests that use a chain share it (rows of one parent share one already).
-    const frozen = new Map<Ancestry, Ancestry>();
-    for (const [id, chain] of chains) {
-      let f = frozen.get(chain);
-      if (!f) frozen.set(chain, (f = Object.freeze({ names: Object.freeze([...chain.names]) as string[], depth: chain.depth })));
-      kept.put(t, id, f);
+    // Frozen where they are (made for this read; the representer only reads them): the requests
+    // that use a kept chain share it.
+    for (const chain of chains.values()) {
+      Object.freeze(chain.names);
+      Object.freeze(chain);
     }
+    kept.putAll(t, chains);
     return chains;
   };
-  const read = ancestryOfPage(rows);
   if (read) return keep(ticket, read);
   if (kept) {
     const out = new Map<string, Ancestry>();

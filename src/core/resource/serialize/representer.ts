@@ -309,11 +309,11 @@ export class Representer {
    * without a tree's ancestry where its rows' chains are kept (kept-ancestry.ts).
    */
   async pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true): Promise<PageExtras> {
-    if (def.tree && ancestry) this.ancestryTickets.set(def, await ancestryTicket(this.ctx, this.exec, def));
+    if (def.tree && ancestry && shape === 'row') this.ancestryTickets.set(def, await ancestryTicket(this.ctx, this.exec, def));
     return keptPageExtras(this, def, opts, shape, ancestry);
   }
 
-  /** Per tree model: taken before its page statement read its rows' ancestry (`treeAncestry` keeps what it read). */
+  /** Per tree model: taken before a detail's statement read its object's ancestry (`treeAncestry` keeps what it read). */
   private readonly ancestryTickets = new Map<ResourceDefinition, CacheTicket | null>();
 
   private serialize(b: Batch, row: Row, opts: ReadOptions): Obj {
