@@ -18,10 +18,10 @@ const byRegistry = new WeakMap<ResourceRegistry, Map<ResourceDefinition, Watched
  * The ancestor chains (names root first, depth: display "A → B → C", tree_depth, natural keys)
  * of a watched tree's objects, kept between requests by object id as the reads that computed them
  * found them: a detail's statement or `loadAncestry` (nested objects, rows read otherwise; not a
- * list page's statement: keeping a page's chains cost its server ~8 % more CPU). A chain is the object's parent
- * and its ancestors' names and parents, all rows of the tree's own table, so any change to that
- * table (by this process or another, heard as every watched table is: `modelCache`) empties the
- * model's chains. A detail whose object's chain is kept is read by a statement without the
+ * list page's statement: keeping a page's chains cost its server ~8 % more CPU). A chain is the
+ * object's parent and its ancestors' names and parents, all rows of the tree's own table, so any
+ * change to that table (by this process or another, heard as every watched table is:
+ * `modelCache`) empties the model's chains. A detail whose object's chain is kept is read by a statement without the
  * ancestry: on MariaDB eight joins of the tree's table, ~20 % of the database's CPU for a
  * location's detail; on PostgreSQL a recursive walk (docs/performance.md, session 49).
  *
