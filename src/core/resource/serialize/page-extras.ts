@@ -231,7 +231,11 @@ async function countExtras(x: ReadRun, def: ResourceDefinition, shape: ExtrasSha
     } else {
       const th = via.through;
       key = ident('cl', th.target);
-      rows = (among) => sql`FROM ${ident(th.table)} cl ${cc.join(sql`${ident('cc', 'id')} = ${ident('cl', th.source)}`)} WHERE ${among}`;
+      // A link names an existing object (its foreign key): where the requester sees every one and
+      // the table links one model alone, the links count them without the objects' table (MariaDB
+      // spends ~30 µs on each table a statement names).
+      const joined = cc.restricted || th.discriminator ? sql` ${cc.join(sql`${ident('cc', 'id')} = ${ident('cl', th.source)}`)}` : sql``;
+      rows = (among) => sql`FROM ${ident(th.table)} cl${joined} WHERE ${among}`;
     }
     aggregated(out, shape, `c${out.joins.length}`, key, sql`COUNT(*)`, rows, COUNT_COLUMN + f.name, (v) => sql`COALESCE(${v}, 0)`);
   }
