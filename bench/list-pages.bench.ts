@@ -270,6 +270,11 @@ function summary(results: Result[]): void {
     out += `\nnetkeel on MariaDB / on PostgreSQL, time per request (target ${TARGETS.mariadb.text}): `;
     out += `detail ${ratio(pg.netkeel.detailRps, my.netkeel.detailRps)}, 50-row list ${ratio(pg.netkeel.list50Rps, my.netkeel.list50Rps)}, `;
     out += `1,000-row page ${ratio(my.netkeel.page1000Ms, pg.netkeel.page1000Ms)}, at depth 1 ${ratio(my.netkeel.page1000Depth1Ms, pg.netkeel.page1000Depth1Ms)}\n`;
+    // What the database itself makes of the same work: the floor's statements are the least that answer it.
+    if (pg.floor && my.floor) {
+      out += `the floor on MariaDB / on PostgreSQL, the same: detail ${ratio(pg.floor.detailRps, my.floor.detailRps)}, 50-row list ${ratio(pg.floor.list50Rps, my.floor.list50Rps)}, `;
+      out += `1,000-row page ${ratio(my.floor.page1000Ms, pg.floor.page1000Ms)}\n`;
+    }
   }
   process.stdout.write(`${out}\n`);
 }
