@@ -56,7 +56,7 @@ function mysqlSessions(ms: number): unknown {
  *
  * subquery_cache=off (MariaDB): MariaDB keeps each correlated subquery's results by the outer
  * row's values in a temporary table made for the statement, which a statement of one row (a
- * detail's counts, tags, ancestry: a subquery each) pays for and never uses: ~15 µs of MariaDB's
+ * detail's counts and id lists: a subquery each) pays for and never uses: ~15 µs of MariaDB's
  * CPU per subquery, a location detail's 340 -> 210-270 µs alone. netkeel's pages join their
  * counts and lists grouped (page-extras.ts), not per row.
  */

@@ -1,6 +1,7 @@
 import { ADMIN_TOKEN, eachDatabase } from '../../src/core/testing/harness';
 import { LIST_COUNTING } from '../../src/core/resource/resource.service';
 import { sql } from '../../src/database/sql';
+import { eventually } from '../support/outside';
 
 /**
  * A list page costs a bounded number of SQL statements whatever its size and depth: one
@@ -126,14 +127,22 @@ eachDatabase(
  * of its own.
  */
 eachDatabase('statements per detail', (t) => {
+  /**
+   * Waits until the requester's token is remembered: the API root then costs no statement. On
+   * MySQL/MariaDB that needs a first poll of the change counts, which a loaded machine may not
+   * have finished by the next request.
+   */
+  const remembered = async () => expect(await eventually(async () => (await t().countStatements(() => t().get('/api/').expect(200))) === 0)).toBe(true);
+
   it('reads an object with its counts, ancestry and tags in one statement', async () => {
     const type = (await t().post('/api/dcim/location-types/', { name: 'Site', nestable: true, content_types: ['ipam.prefix'] }).expect(201)).body;
     const tags = (await t().post('/api/extras/tags/', [{ name: 'b', content_types: ['dcim.location'] }, { name: 'a', content_types: ['dcim.location'] }]).expect(201)).body;
     const root = (await t().post('/api/dcim/locations/', { name: 'root', location_type: type.id, status: 'Active' }).expect(201)).body;
     const leaf = (await t().post('/api/dcim/locations/', { name: 'leaf', location_type: type.id, status: 'Active', parent: root.id, tags: tags.map((x: any) => x.id) }).expect(201)).body;
     await t().post('/api/ipam/prefixes/', { prefix: '10.0.0.0/24', status: 'Active', locations: [leaf.id] }).expect(201);
-    await t().get(`/api/dcim/locations/${leaf.id}/`).expect(200); // the token is remembered from here on, where it can be
+    await t().get(`/api/dcim/locations/${leaf.id}/`).expect(200);
     for (const depth of [0, 1]) {
+      await remembered();
       let body: any;
       const n = await t().countStatements(async () => {
         body = (await t().get(`/api/dcim/locations/${leaf.id}/?depth=${depth}`).expect(200)).body;
@@ -167,13 +176,13 @@ eachDatabase('statements per detail', (t) => {
     const tags = (await t().post('/api/extras/tags/', Array.from({ length: 40 }, (_, i) => ({ name: `deep-${String(39 - i).padStart(2, '0')}`, content_types: ['dcim.location'] }))).expect(201)).body;
     const names: string[] = [];
     let parent: string | null = null;
-    await t().get('/api/dcim/locations/?limit=1').expect(200); // the token is remembered from here on
     for (let level = 0; level < 11; level++) {
       // The separator, an arrow, hex-like text and characters of 2 to 4 UTF-8 bytes.
       names.push(`L${level}, é → 0x2C 漢 😀 ${'z'.repeat(60)}`);
       const at: any = (await t().post('/api/dcim/locations/', { name: names[level], location_type: type.id, status: 'Active', parent, tags: level === 10 ? tags.map((x: any) => x.id) : [] }).expect(201)).body;
       parent = at.id;
       // Read cold (the write emptied the kept chains: kept-ancestry.e2e-spec), then again.
+      await remembered();
       let body: any;
       const n = await t().countStatements(async () => {
         body = (await t().get(`/api/dcim/locations/${at.id}/`).expect(200)).body;
