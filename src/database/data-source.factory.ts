@@ -57,8 +57,9 @@ function mysqlSessions(ms: number): unknown {
  * subquery_cache=off (MariaDB): MariaDB keeps each correlated subquery's results by the outer
  * row's values in a temporary table made for the statement, which a statement of one row (a
  * detail's counts and id lists: a subquery each) pays for and never uses: ~15 µs of MariaDB's
- * CPU per subquery, a location detail's 340 -> 210-270 µs alone. netkeel's pages join their
- * counts and lists grouped (page-extras.ts), not per row.
+ * CPU per subquery, a location detail's 340 -> 210-270 µs alone. A page's counts are grouped
+ * joins (page-extras.ts); its id lists are subqueries of each row on MariaDB, whose outer values
+ * (the rows' ids) never repeat, so the cache never hit there either.
  */
 export const MYSQL_SESSION = [
   'SET SESSION group_concat_max_len = 4294967295',
