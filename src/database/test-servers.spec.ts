@@ -1,0 +1,66 @@
+import { accessSync, constants, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { dropDatabase, freshDatabase, testDatabases } from './test-servers';
+
+/**
+ * The run's end drops its MariaDB databases; one whose directory holds a file the server does not
+ * know of (errno 39, "Directory not empty") is reported with that file, and the run goes on. Needs
+ * the server's data directory on this machine, writable by this process, to leave such a file.
+ */
+async function dataDir(): Promise<string | undefined> {
+  if (!testDatabases().includes('mysql')) return undefined;
+  const c = await createConnection({ uri: process.env.TEST_MYSQL_URL! });
+  try {
+    const [[{ dir }]] = (await c.query('SELECT @@datadir AS dir')) as unknown as [{ dir: string }[]];
+    accessSync(dir, constants.W_OK);
+    return dir;
+  } catch {
+    return undefined;
+  } finally {
+    await c.end();
+  }
+}
+
+async function exists(name: string): Promise<boolean> {
+  const c = await createConnection({ uri: process.env.TEST_MYSQL_URL! });
+  try {
+    const [rows] = (await c.query('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name])) as unknown as [unknown[]];
+    return rows.length > 0;
+  } finally {
+    await c.end();
+  }
+}
+
+describe('dropping a MariaDB test database', () => {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await dataDir();
+  });
+
+  it('reports a directory the server cannot remove, with the files it left, instead of failing', async () => {
+    if (!dir) return void console.warn('skipped: no MariaDB data directory writable here');
+    const fresh = await freshDatabase('mysql');
+    const name = decodeURIComponent(new URL(fresh.url).pathname.slice(1));
+    const stray = join(dir, name, 'stray.bin');
+    writeFileSync(stray, 'x');
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await expect(dropDatabase('mysql', name)).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(new RegExp(`could not drop the test database ${name}: .*errno: 39.*; files left: stray\\.bin$`));
+    } finally {
+      warn.mockRestore();
+      rmSync(stray, { force: true });
+    }
+    // Without the stray file the same call drops it, and says nothing.
+    const quiet = jest.spyOn(console, 'warn');
+    try {
+      await dropDatabase('mysql', name);
+      expect(await exists(name)).toBe(false);
+      expect(quiet).not.toHaveBeenCalled();
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+});
