@@ -18,7 +18,7 @@
  * Usage: npm run bench:bulk -- --db=postgres,mysql   (pglite | postgres | mysql; --rounds=5)
  */
 import { join } from 'node:path';
-import { args, BenchDb, benchDatabase, cpuMs, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess } from './support';
+import { args, BenchDb, benchDbs, benchDatabase, cpuMs, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess } from './support';
 
 type Obj = Record<string, any>;
 
@@ -113,7 +113,7 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 
 async function main(): Promise<void> {
   const a = args();
-  const kinds = (a.db ?? 'postgres,mysql').split(',') as BenchDb[];
+  const kinds = benchDbs(a.db, 'postgres,mysql');
   const rounds = Number(a.rounds ?? 5);
   const port = Number(a.port ?? 18557);
   process.stdout.write(`node ${process.version}; machine speed at the start: ${machineSpeedMs()} ms (a fixed JavaScript workload; lower is faster)\n`);

@@ -34,7 +34,7 @@ import { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { args, BenchDb, benchDatabase, databaseThreads, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, threadsCpuUs, TICK_US, vacuumer } from './support';
+import { args, BenchDb, benchDbs, benchDatabase, databaseThreads, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, threadsCpuUs, TICK_US, vacuumer } from './support';
 import { seed } from './locations';
 import { stageTable } from './cpu-profile';
 
@@ -58,7 +58,7 @@ interface Sample {
 
 async function main(): Promise<void> {
   const a = args();
-  const kind = (a.db ?? 'postgres') as BenchDb;
+  const [kind] = benchDbs(a.db, 'postgres', true);
   if (kind !== 'postgres' && kind !== 'mysql') throw new Error('--db: postgres or mysql (the floor needs a database server)');
   const o = {
     requests: Number(a.requests ?? 2000),

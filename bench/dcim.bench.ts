@@ -11,7 +11,7 @@
  *
  * Usage: npm run bench:dcim -- --db=postgres   (pglite | postgres | mysql)
  */
-import { args, BenchDb, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, vacuumer } from './support';
+import { args, BenchDb, benchDbs, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -29,7 +29,7 @@ const TARGETS: Record<string, string> = {
 
 async function main(): Promise<void> {
   const a = args();
-  const kind = (a.db ?? 'postgres') as BenchDb;
+  const [kind] = benchDbs(a.db, 'postgres', true);
   const port = Number(a.port ?? 18557);
   const devicesWanted = Number(a.devices ?? 2000);
   const env = await benchDatabase(kind, 'netkeel_bench_dcim');

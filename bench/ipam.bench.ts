@@ -22,7 +22,7 @@
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { args, BenchDb, benchDatabase, databaseThreads, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
+import { args, BenchDb, benchDbs, benchDatabase, databaseThreads, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 
@@ -78,7 +78,7 @@ const ALLOCATED = 'bench-allocated';
 
 async function main(): Promise<void> {
   const a = args();
-  const kind = (a.db ?? 'postgres') as BenchDb;
+  const [kind] = benchDbs(a.db, 'postgres', true);
   const port = Number(a.port ?? 18556);
   const reuse = 'reuse' in a && kind !== 'pglite';
   process.stdout.write(machineHeader());

@@ -27,6 +27,7 @@ import {
   args,
   BenchDb,
   benchDatabase,
+  benchDbs,
   machineHeader,
   machineSpeedMs,
   measurer,
@@ -72,8 +73,7 @@ interface Result {
 
 async function main(): Promise<void> {
   const a = args();
-  const kinds = (a.db ?? 'postgres,mysql,pglite').split(',') as BenchDb[];
-  for (const k of kinds) if (!['pglite', 'postgres', 'mysql'].includes(k)) throw new Error(`--db: unknown database ${k}`);
+  const kinds = benchDbs(a.db, 'postgres,mysql,pglite');
   const o = { seconds: Number(a.seconds ?? 10), rounds: Number(a.rounds ?? 40), port: Number(a.port ?? 18555) };
   process.stdout.write(
     machineHeader() +

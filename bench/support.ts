@@ -10,6 +10,20 @@ import { pgliteVersion } from '../src/database/pglite/snapshot';
 
 export type BenchDb = 'pglite' | 'postgres' | 'mysql';
 
+const BENCH_DBS: readonly BenchDb[] = ['pglite', 'postgres', 'mysql'];
+
+/**
+ * The databases `--db` names (comma-separated; `fallback` without it), each one of BENCH_DBS:
+ * anything else is refused rather than taken for one of them. `one`: the bench runs on a single
+ * database, and a list is refused too.
+ */
+export function benchDbs(value: string | undefined, fallback: string, one = false): BenchDb[] {
+  const kinds = (value ?? fallback).split(',').map((k) => k.trim());
+  for (const k of kinds) if (!(BENCH_DBS as string[]).includes(k)) throw new Error(`--db: unknown database ${k} (${BENCH_DBS.join(' | ')})`);
+  if (one && kinds.length !== 1) throw new Error(`--db: this benchmark runs on one database at a time, not ${kinds.join(', ')}`);
+  return kinds as BenchDb[];
+}
+
 export const ADMIN_TOKEN = 'be0cbe0cbe0cbe0cbe0cbe0cbe0cbe0cbe0cbe0c';
 
 /** Parses `--db=<kind>` and friends. */
