@@ -14,7 +14,7 @@ import {
   ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
-} from 'class-validator';
+} from '../core/class-validator';
 import ipaddr from 'ipaddr.js';
 import { isTrustEntry, normalizePrefix } from '../core/http/external';
 import { eventBrokerSettings } from '../core/events/settings';

@@ -33,4 +33,21 @@ describe('modules loaded with the application', () => {
       ['after a query is read', true, true],
     ]);
   });
+
+  it("load class-validator's parts netkeel uses, not its index (libphonenumber-js, all of validator.js)", () => {
+    const script = `
+      require('reflect-metadata');
+      require(${JSON.stringify(join(REPO_ROOT, 'dist/src/bootstrap.js'))});
+      require(${JSON.stringify(join(REPO_ROOT, 'dist/src/app.module.js'))});
+      const files = Object.keys(require.cache);
+      const withApp = [files.some((f) => f.endsWith('/class-validator/cjs/index.js')), files.some((f) => f.includes('/node_modules/libphonenumber-js/'))];
+      // Each part is the very function the index exports (loaded now, for the comparison).
+      const parts = require(${JSON.stringify(join(REPO_ROOT, 'dist/src/core/class-validator.js'))});
+      const index = require('class-validator');
+      const differ = Object.keys(parts).filter((k) => k !== 'validateSync' && parts[k] !== index[k]);
+      process.stdout.write(JSON.stringify({ withApp, differ, parts: Object.keys(parts).length }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: REPO_ROOT, encoding: 'utf8' }));
+    expect(out).toEqual({ withApp: [false, false], differ: [], parts: 13 });
+  });
 });

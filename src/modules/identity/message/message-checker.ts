@@ -1,4 +1,4 @@
-import { isEmail } from 'class-validator';
+import { isEmail } from '../../../core/class-validator';
 import { E164, parseRfc3339 } from './message-formats';
 import { Address, Adhoc, EmailAddress, MAX_EMAIL_LENGTH, MAX_NESTING, MessageErrors, TelephoneNumber } from './message-types';
 
