@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { loadSettings, SettingsError } from './config/settings';
 import { createApp } from './bootstrap';
 import { compileWasmWithLiftoffOnly } from './database/pglite/wasm-flags';
-import { collectStartupGarbage } from './core/startup-garbage';
 
 async function main(): Promise<void> {
   let settings;
@@ -18,7 +17,6 @@ async function main(): Promise<void> {
   if (!settings.PGLITE_WASM_TIER_UP) compileWasmWithLiftoffOnly();
   const app = await createApp({ settings });
   await app.listen(settings.PORT, settings.HOST);
-  collectStartupGarbage();
   process.stdout.write(`netkeel listening on http://${settings.HOST}:${settings.PORT}${settings.BASE_PATH}/api/\n`);
 }
 
