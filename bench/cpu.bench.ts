@@ -34,7 +34,7 @@ import { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { args, BenchDb, benchDbs, benchDatabase, databaseThreads, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, threadsCpuUs, TICK_US, vacuumer } from './support';
+import { args, benchDbs, benchDatabase, databaseThreads, machineSpeedMs, percentile, requester, startFloor, startServer, stopProcess, threadsCpuUs, TICK_US, vacuumer } from './support';
 import { seed } from './locations';
 import { stageTable } from './cpu-profile';
 

@@ -11,7 +11,7 @@
  *
  * Usage: npm run bench:dcim -- --db=postgres   (pglite | postgres | mysql)
  */
-import { args, BenchDb, benchDbs, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, vacuumer } from './support';
+import { args, benchDbs, benchDatabase, machineSpeedMs, measurer, peakRssMb, requester, startServer, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 

@@ -22,7 +22,7 @@
  */
 import os from 'node:os';
 import { resolve } from 'node:path';
-import { args, BenchDb, benchDbs, benchDatabase, databaseThreads, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
+import { args, benchDbs, benchDatabase, databaseThreads, machineHeader, machineSpeedMs, measurer, peakRssMb, requester, startServer, stopProcess, vacuumer } from './support';
 
 type Obj = Record<string, any>;
 

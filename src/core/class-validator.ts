@@ -11,7 +11,6 @@ import type * as ClassValidator from 'class-validator';
 type Exports = typeof ClassValidator;
 
 function from<K extends keyof Exports>(module: string, name: K): Exports[K] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported = (require(`class-validator/cjs/${module}`) as Exports)[name];
   if (exported === undefined) throw new Error(`class-validator/cjs/${module} does not export ${name}`);
   return exported;
