@@ -45,6 +45,7 @@ import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identit
 import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
 import { ChangeCounts1796506446040 } from './1796506446040-change-counts';
 import { KeptNestedObjects1796518064110 } from './1796518064110-kept-nested-objects';
+import { KeptDetailValues1796556503138 } from './1796556503138-kept-detail-values';
 
 /** MySQL 8 / MariaDB migrations, oldest first. */
 export const mysqlMigrations = [
@@ -95,4 +96,5 @@ export const mysqlMigrations = [
   ConfigContextNotifications1795794688071,
   ChangeCounts1796506446040,
   KeptNestedObjects1796518064110,
+  KeptDetailValues1796556503138,
 ];

@@ -46,6 +46,7 @@ import { Attachments1795785344449 } from './1795785344449-attachments';
 import { IdentityHistoryInChangeLog1795790000000 } from './1795790000000-identity-history-in-change-log';
 import { ConfigContextNotifications1795794688071 } from './1795794688071-config-context-notifications';
 import { KeptNestedObjects1796518064110 } from './1796518064110-kept-nested-objects';
+import { KeptDetailValues1796556503138 } from './1796556503138-kept-detail-values';
 
 /** PostgreSQL (and PGlite) migrations, oldest first. */
 export const postgresMigrations = [
@@ -97,4 +98,5 @@ export const postgresMigrations = [
   IdentityHistoryInChangeLog1795790000000,
   ConfigContextNotifications1795794688071,
   KeptNestedObjects1796518064110,
+  KeptDetailValues1796556503138,
 ];

@@ -13,9 +13,10 @@ const MYSQL_TRIGGERS = `
 /** Errors of a user that may not create triggers: the change triggers are left out (netkeel's caches stay off on this database). */
 const NOT_ALLOWED = new Set([1142, 1227, 1419]);
 
-/** Creates a change trigger; false (with a warning) where the user may not. */
+/** Creates a change trigger (one a run that failed part-way made is dropped first); false (with a warning) where the user may not. */
 async function changeTrigger(q: QueryRunner, statement: string): Promise<boolean> {
   try {
+    await q.query(\`DROP TRIGGER IF EXISTS \\\`\${/^CREATE TRIGGER \`([^\`]+)\`/.exec(statement)![1]}\\\`\`);
     await q.query(statement);
     return true;
   } catch (err) {

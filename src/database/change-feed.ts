@@ -237,6 +237,15 @@ export class ChangeFeed {
     return out;
   }
 
+  /**
+   * MySQL/MariaDB: whether every change to these tables committed until now is counted and the
+   * counts are there to read: the feed is trusted and the poller found each table's triggers
+   * (a table first watched is checked at the next poll). False on other databases.
+   */
+  counts(tables: readonly string[]): boolean {
+    return !!this.poller && this.poller.trusted() && this.poller.triggersFound(tables);
+  }
+
   trusted(): boolean {
     if (this.poller) return this.poller.trusted();
     if (this.mode !== 'notify') return this.mode === 'local';

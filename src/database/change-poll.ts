@@ -76,6 +76,11 @@ export class ChangePoller {
     return false;
   }
 
+  /** Whether the last check of the triggers found every one of these tables' (none is missing since). */
+  triggersFound(tables: readonly string[]): boolean {
+    return !this.missing && tables.every((t) => this.checked.has(t));
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);

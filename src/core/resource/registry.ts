@@ -240,6 +240,54 @@ export class ResourceRegistry {
     return [...out];
   }
 
+  /**
+   * The tables a model's count fields and many-to-many id lists read, and those whose deletes
+   * reach them by a foreign key: null where any of them is not watched (its changes would go
+   * uncounted), an empty list where the model has no such values (serialize/kept-values.ts).
+   */
+  valueTables(def: ResourceDefinition): string[] | null {
+    const schemas = new Map(this.tables().map((t) => [t.name, t]));
+    /** Table -> the columns of it the values read by (a SET NULL of another column changes no count). */
+    const read = new Map<string, Set<string>>();
+    const reads = (table: string, ...columns: string[]) => {
+      const set = read.get(table) ?? new Set<string>();
+      for (const c of columns) set.add(c);
+      read.set(table, set);
+    };
+    for (const f of Object.values(def.fields)) {
+      if (f.kind === 'count') {
+        const counted = this.get(f.model);
+        if (!counted) continue;
+        const hops = f.via.split('__');
+        let at = counted;
+        for (const hop of hops) {
+          const fk = at.fields[hop];
+          if (fk?.kind === 'fk') {
+            reads(at.table, fk.column);
+            at = fk.target();
+          } else if (fk?.kind === 'm2m' && hops.length === 1) {
+            reads(at.table, 'id');
+            reads(fk.through.table, fk.through.source, fk.through.target, ...(fk.through.discriminator ? [fk.through.discriminator] : []));
+          } else return null;
+        }
+      } else if (f.kind === 'm2m' && !f.writeOnly) {
+        reads(f.through.table, f.through.source, f.through.target, ...(f.through.discriminator ? [f.through.discriminator] : []));
+        // The list is ordered by the linked objects' names (or their ordering).
+        reads(f.target().table, 'id');
+      }
+    }
+    const out = new Set<string>();
+    const add = (table: string): boolean => {
+      if (out.has(table)) return true;
+      const schema = schemas.get(table);
+      if (!schema?.watched) return false;
+      out.add(table);
+      return parentsReaching(schema, read.get(table) ?? new Set()).every(add);
+    };
+    for (const table of read.keys()) if (!add(table)) return null;
+    return [...out].sort();
+  }
+
   /** The watched tables of some models (their own and their link tables): caches of them must hear of every change. */
   watchedTables(types: string[]): string[] {
     const owned = new Set(this.all().map((d) => d.table));
@@ -266,4 +314,13 @@ export class ResourceRegistry {
   contentTypes(allowed: (d: ResourceDefinition) => boolean): string[] {
     return this.all().filter(allowed).map(objectType).sort();
   }
+}
+
+/**
+ * The tables whose deleted rows a foreign key of `schema` deletes rows of it with (CASCADE), or
+ * clears one of `columns` in (SET NULL; a table the values do not read itself, only reached by
+ * a cascade, has none: a column cleared there changes nothing they read).
+ */
+function parentsReaching(schema: TableSchema, columns: Set<string>): string[] {
+  return schema.foreignKeys.filter((f) => f.onDelete === 'cascade' || (f.onDelete === 'setNull' && columns.has(f.column))).map((f) => f.table);
 }

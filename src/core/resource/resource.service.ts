@@ -14,6 +14,7 @@ import { isUuid, parseNaturalKey, parseUuid } from './query/values';
 import { naturalKeyConstraint } from './serialize/references';
 import { PAGE_CTE, ReadOptions, Representer, withPage } from './serialize/representer';
 import { isKeptExtras, type PageExtras } from './serialize/page-extras';
+import { keptValues, rowWithKeptValues } from './serialize/kept-values';
 import { ResourceWriter } from './resource-writer';
 
 const DEFERRED_PAGING_OFFSET = 1000;
@@ -216,7 +217,13 @@ export class ResourceService {
     // Counts, display rows and many-to-many ids in the object's own statement, as subqueries of
     // its row; a tree's ancestry too, unless the object's chain is kept (kept-ancestry.ts).
     const kept = def.tree && isUuid(id) && (await ancestryKept(ctx, ctx.db, def, parseUuid(id)));
-    const row = await this.findOne(ctx, ctx.db, def, id, 'view', false, await representer.pageExtras(def, opts, 'row', !kept));
+    const extras = await representer.pageExtras(def, opts, 'row', !kept);
+    // On MySQL/MariaDB its counts and id lists kept, where nothing they read changed since (kept-values.ts).
+    const values = isUuid(id) ? keptValues(ctx, def) : null;
+    const find = (x: PageExtras) => this.findOne(ctx, ctx.db, def, id, 'view', false, x);
+    const row = values
+      ? await rowWithKeptValues(ctx, values, extras, parseUuid(id), find, () => representer.pageExtras(def, opts, 'row', !kept, false))
+      : await find(extras);
     const [obj] = await representer.represent(def, [row], opts);
     return obj;
   }

@@ -1,6 +1,6 @@
 import type { DialectName } from '../dialect';
 import type { SchemaDiff, TableDiff } from './compare';
-import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers, shortName } from './names';
+import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers, pgTriggerName, shortName } from './names';
 import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** Statements of a migration, per direction. */
@@ -46,7 +46,6 @@ const TAIL = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
 
 export const indexName = (table: string, i: IndexSchema) => i.name ?? shortName(`${table}_${i.columns.join('_')}_${i.unique ? 'key' : 'idx'}`);
 export const fkName = (table: string, f: ForeignKeySchema) => f.name ?? shortName(`${table}_${f.column}_fk`);
-const triggerName = (table: string) => `${table}_notify_change`;
 
 /** Renders the statements that take a database from what it has to what is declared, and back. */
 export class Ddl {
@@ -141,7 +140,7 @@ export class Ddl {
    */
   watch(table: string): string[] {
     if (this.dialect === 'postgres') {
-      return [`CREATE TRIGGER ${this.q(triggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`];
+      return [`CREATE TRIGGER ${this.q(pgTriggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`];
     }
     const name = table.replace(/'/g, "''");
     return mysqlChangeTriggers(table).map(
@@ -152,7 +151,7 @@ export class Ddl {
   }
 
   unwatch(table: string): string[] {
-    if (this.dialect === 'postgres') return [`DROP TRIGGER IF EXISTS ${this.q(triggerName(table))} ON ${this.q(table)}`];
+    if (this.dialect === 'postgres') return [`DROP TRIGGER IF EXISTS ${this.q(pgTriggerName(table))} ON ${this.q(table)}`];
     return mysqlChangeTriggers(table).map((tr) => `DROP TRIGGER IF EXISTS ${this.q(tr.name)}`);
   }
 

@@ -1,6 +1,6 @@
 import type { Executor, Row } from '../db';
 import { sql } from '../sql';
-import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers } from './names';
+import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers, pgTriggerName } from './names';
 import type { ColumnSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** A column as read back, with the collation of text columns (binary on every database). */
@@ -64,9 +64,9 @@ async function readPostgres(exec: Executor): Promise<Map<string, ReadTable>> {
     JOIN pg_namespace ns ON ns.oid = cl.relnamespace JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
     WHERE con.contype = 'f' AND ns.nspname = current_schema() ORDER BY cl.relname, con.conname`);
   for (const r of fks) table(tables, r.t).foreignKeys.push({ name: r.n, column: r.c, table: r.rt, onDelete: ON_DELETE[String(r.d)] ?? 'restrict' });
-  const triggers = await exec.query(sql`SELECT DISTINCT c.relname AS t FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-    JOIN pg_namespace ns ON ns.oid = c.relnamespace WHERE ns.nspname = current_schema() AND NOT tg.tgisinternal AND tg.tgname = c.relname || '_notify_change'`);
-  for (const r of triggers) if (tables.has(r.t)) tables.get(r.t)!.watched = true;
+  const triggers = await exec.query(sql`SELECT c.relname AS t, tg.tgname AS n FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
+    JOIN pg_namespace ns ON ns.oid = c.relnamespace WHERE ns.nspname = current_schema() AND NOT tg.tgisinternal`);
+  for (const r of triggers) if (tables.has(r.t) && r.n === pgTriggerName(r.t)) tables.get(r.t)!.watched = true;
   return tables;
 }
 

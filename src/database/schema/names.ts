@@ -16,3 +16,6 @@ export const CHANGE_COUNTS_TABLE = 'netkeel_change_counts';
 const MYSQL_EVENTS = ['insert', 'update', 'delete'] as const;
 /** MySQL/MariaDB: a watched table's three row triggers (a trigger there has one event), by name. */
 export const mysqlChangeTriggers = (table: string) => MYSQL_EVENTS.map((e) => ({ event: e, name: shortName(`${table}_notify_${e}`) }));
+
+/** PostgreSQL: a watched table's change trigger, which notifies `netkeel_changes` (ChangeFeed). */
+export const pgTriggerName = (table: string) => shortName(`${table}_notify_change`);

@@ -57,6 +57,8 @@ export const taggedItemTable = defineTable({
   primaryKey: ['content_type', 'object_id', 'tag_id'],
   indexes: [['object_id'], ['tag_id', 'content_type']],
   foreignKeys: { tag_id: ['extras_tag', 'cascade'] },
+  // Read by every detail's tags: kept with it (serialize/kept-values.ts).
+  watched: true,
 });
 
 export const extrasApp = defineApp({

@@ -74,8 +74,8 @@ const openExtras = new WeakMap<Db, WeakMap<ResourceDefinition, Map<string, { ext
  * the statement's shape. Building them was ~6 % of a detail's CPU. Anyone else gets them built
  * for their own scopes, as before.
  */
-export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape, ancestry = true): Promise<PageExtras> {
-  const key = `${x.ctx.apiVersion}\u0000${opts.excludeM2m ? 1 : 0}\u0000${shape}\u0000${ancestry ? 1 : 0}`;
+export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape, ancestry = true, values = true): Promise<PageExtras> {
+  const key = `${x.ctx.apiVersion}\u0000${opts.excludeM2m ? 1 : 0}\u0000${shape}\u0000${ancestry ? 1 : 0}\u0000${values ? 1 : 0}`;
   const kept = openExtras.get(x.ctx.db)?.get(def)?.get(key);
   if (kept && (await allOpen(x.ctx, kept.uses))) return kept.extras;
   // Every scope taken meanwhile is noted (work of the same request running alongside adds to
@@ -84,7 +84,7 @@ export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: 
   x.ctx.scopeListeners.add(uses);
   let extras: PageExtras;
   try {
-    extras = await pageExtras(x, def, opts, shape, ancestry);
+    extras = await pageExtras(x, def, opts, shape, ancestry, values);
   } finally {
     x.ctx.scopeListeners.delete(uses);
   }
@@ -102,6 +102,25 @@ export async function keptPageExtras(x: ReadRun, def: ResourceDefinition, opts: 
 }
 
 const keptExtras = new WeakSet<PageExtras>();
+
+/** Kept extras with columns added (`keptWithColumns`), by the extras they were made from. */
+const extended = new WeakMap<PageExtras, PageExtras>();
+
+/**
+ * Kept extras with `columns` after theirs, kept as well (a statement of them may be rendered
+ * once), made once per kept extras: `columns` must depend on nothing but what the extras do
+ * (their definition; kept-values.ts adds the change counts' sum of the tables they read).
+ */
+export function keptWithColumns(extras: PageExtras, columns: () => Sql[]): PageExtras {
+  if (!keptExtras.has(extras)) throw new Error('only kept extras are extended');
+  let out = extended.get(extras);
+  if (!out) {
+    out = Object.freeze({ columns: Object.freeze([...extras.columns, ...columns()]), joins: extras.joins, ctes: extras.ctes }) as PageExtras;
+    keptExtras.add(out);
+    extended.set(extras, out);
+  }
+  return out;
+}
 
 /**
  * Whether these are kept extras (`keptPageExtras`), given to this request because every scope
@@ -134,10 +153,11 @@ export type ExtrasShape = 'page' | 'row';
  * aggregate of the related rows (`shape`; the lists always of each row on MariaDB), and the
  * columns it gives. The statement
  * names its page rows `p` (a CTE, PAGE_CTE). A statement after the page would cost a round trip
- * and an IN list of the page's ids (~3 ms of a 1,000-address page).
+ * and an IN list of the page's ids (~3 ms of a 1,000-address page). `values` false: without the
+ * count fields and many-to-many id lists (a detail whose values are kept: kept-values.ts).
  */
-export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true): Promise<PageExtras> {
-  const out = await countExtras(x, def, shape);
+export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true, values = true): Promise<PageExtras> {
+  const out = values ? await countExtras(x, def, shape) : { columns: [], joins: [] };
   // Id lists and ancestry where a grouped subquery is a temporary table (MariaDB): a subquery of
   // each row, and the ancestry by joins. A page of 50 locations was three statements there
   // (its tags and ancestry read after it): 0.67-0.73x the floor's requests/s, 0.79-0.83x as one;
@@ -161,7 +181,7 @@ export async function pageExtras(x: ReadRun, def: ResourceDefinition, opts: Read
     const agg = x.exec.dialect.listAgg(ident('rl', 'id'), await orderBy(x.ctx, x.exec, target, new Map(), 'rl'));
     aggregated(out, listShape, `r${out.joins.length}`, ident('rl', f.reverse.column), agg, await reverseRows(x, f.reverse), REVERSE_COLUMN + f.name);
   }
-  if (opts.excludeM2m) return out;
+  if (opts.excludeM2m || !values) return out;
   for (const f of Object.values(def.fields)) {
     if (f.kind !== 'm2m' || f.writeOnly || !x.readable(f)) continue;
     const target = f.target();

@@ -308,9 +308,9 @@ export class Representer {
    * What a root page's statement adds (see page-extras.ts); `row` for a statement of one object;
    * without a tree's ancestry where its rows' chains are kept (kept-ancestry.ts).
    */
-  async pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true): Promise<PageExtras> {
+  async pageExtras(def: ResourceDefinition, opts: ReadOptions, shape: ExtrasShape = 'page', ancestry = true, values = true): Promise<PageExtras> {
     if (def.tree && ancestry && shape === 'row') this.ancestryTickets.set(def, await ancestryTicket(this.ctx, this.exec, def));
-    return keptPageExtras(this, def, opts, shape, ancestry);
+    return keptPageExtras(this, def, opts, shape, ancestry, values);
   }
 
   /** Per tree model: taken before a detail's statement read its object's ancestry (`treeAncestry` keeps what it read). */

@@ -63,6 +63,8 @@ async function syncCircuits(w: WriteContext, circuitIds: unknown[]): Promise<voi
 export const circuitTerminationResource = defineResource({
   app: 'circuits',
   model: 'circuittermination',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   partOf: ['circuit'],
   slug: 'circuit-terminations',
   verboseName: 'circuit termination',

@@ -16,6 +16,8 @@ const end = () => field.foreignKey(model('circuits.circuittermination'), { nulla
 export const circuitResource = defineResource({
   app: 'circuits',
   model: 'circuit',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'circuits',
   naturalKey: ['provider', 'cid'],
   ordering: ['provider', 'cid'],

@@ -49,6 +49,8 @@ const moves = (s: WriteState) => s.create || ['rack', 'position', 'face', 'devic
 export const deviceResource = defineResource({
   app: 'dcim',
   model: 'device',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'devices',
   naturalKey: ['name', 'tenant', 'location'],
   ordering: ['_name'],

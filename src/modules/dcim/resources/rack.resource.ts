@@ -19,6 +19,8 @@ const blankAsNull = (v: unknown) => (v === '' ? null : v);
 export const rackResource = defineResource({
   app: 'dcim',
   model: 'rack',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'racks',
   naturalKey: ['name', 'rack_group'],
   ordering: ['location', 'rack_group', '_name'],

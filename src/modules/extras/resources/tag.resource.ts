@@ -5,6 +5,8 @@ import { nameColor } from './name-color';
 export const tagResource = defineResource({
   app: 'extras',
   model: 'tag',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'tags',
   mixins: nameColor(),
   fields: {

@@ -15,6 +15,8 @@ function locationAssignment(owner: 'prefix' | 'vlan', target: () => ResourceDefi
     app: 'ipam',
     model: `${owner}locationassignment`,
     slug: `${owner}-location-assignments`,
+    // Read by a location's counts: kept with its detail (serialize/kept-values.ts).
+    watched: true,
     verboseName: verbose,
     verboseNamePlural: `${verbose}s`,
     mixins: [

@@ -41,6 +41,8 @@ const moved = (s: WriteState) =>
 export const prefixResource = defineResource({
   app: 'ipam',
   model: 'prefix',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'prefixes',
   verboseName: 'prefix',
   verboseNamePlural: 'prefixes',

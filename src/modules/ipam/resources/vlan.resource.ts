@@ -8,6 +8,8 @@ import { inVidRanges, parseVidRanges, VID_MAX, VID_MIN, vlanGroupResource } from
 export const vlanResource = defineResource({
   app: 'ipam',
   model: 'vlan',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'vlans',
   verboseName: 'VLAN',
   verboseNamePlural: 'VLANs',

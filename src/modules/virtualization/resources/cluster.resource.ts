@@ -15,6 +15,8 @@ import { clusterGroupResource, clusterTypeResource } from './cluster-groups.reso
 export const clusterResource = defineResource({
   app: 'virtualization',
   model: 'cluster',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'clusters',
   mixins: [named(255), tenancyMixin(), locatedMixin({ nullable: true })],
   fields: {

@@ -25,6 +25,8 @@ const withInterfaces = async (h: CustomFilterHelpers, cond: Sql) => (await h.row
 export const virtualMachineResource = defineResource({
   app: 'virtualization',
   model: 'virtualmachine',
+  // Read by a location's counts or every model's tags: kept with a detail (serialize/kept-values.ts).
+  watched: true,
   slug: 'virtual-machines',
   verboseName: 'virtual machine',
   naturalKey: ['cluster', 'tenant', 'name'],
