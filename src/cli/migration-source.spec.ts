@@ -29,9 +29,11 @@ describe('generated migrations', () => {
   it('run every statement on MySQL where triggers may be made', async () => {
     const q = runner(() => false, 0);
     await mysql().up(q);
-    expect(q.ran).toEqual(up);
+    // Each trigger dropped first: a run that failed part-way is run again over what it made.
+    const made = [up[0], 'DROP TRIGGER IF EXISTS `t_notify_insert`', up[1], 'DROP TRIGGER IF EXISTS `t_notify_update`', up[2], up[3]];
+    expect(q.ran).toEqual(made);
     await mysql().down(q);
-    expect(q.ran.slice(up.length)).toEqual(down);
+    expect(q.ran.slice(made.length)).toEqual(down);
   });
 
   it('leave the change triggers out, with a warning, where the user may not create them (MySQL), and run the rest', async () => {
@@ -39,7 +41,7 @@ describe('generated migrations', () => {
       const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
       const q = runner((st) => st.startsWith('CREATE TRIGGER'), errno);
       await mysql().up(q);
-      expect(q.ran).toEqual([up[0], up[3]]);
+      expect(q.ran).toEqual([up[0], 'DROP TRIGGER IF EXISTS `t_notify_insert`', up[3]]);
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toContain('cannot create change triggers');
       warn.mockRestore();

@@ -78,8 +78,8 @@ function fakeDatabase(tables: string[]) {
 describe('ChangePoller (MySQL/MariaDB)', () => {
   const pollers: ChangePoller[] = [];
   afterAll(() => pollers.forEach((p) => p.close()));
-  const poller = (db: ReturnType<typeof fakeDatabase>, tables: string[], changed: string[]) => {
-    const p = new ChangePoller(db, () => tables, (t) => changed.push(t));
+  const poller = (db: ReturnType<typeof fakeDatabase>, tables: string[] | (() => string[]), changed: string[]) => {
+    const p = new ChangePoller(db, typeof tables === 'function' ? tables : () => tables, (t) => changed.push(t));
     pollers.push(p);
     return p;
   };
@@ -149,6 +149,24 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     db.triggers = db.triggers.filter((n) => !n.startsWith('users_user'));
     await p.poll(later + POLL_TIMING.triggersCheckMs + 1);
     expect(p.trusted(later + POLL_TIMING.triggersCheckMs + 2)).toBe(false);
+  });
+
+  it('says a table is counted only once a check found its triggers, and none while any watched table lacks them', async () => {
+    const db = fakeDatabase(['users_token', 'dcim_rack']);
+    const tables = ['users_token'];
+    const p = poller(db, () => tables, []);
+    expect(p.triggersFound(['users_token'])).toBe(false); // not checked yet
+    await p.poll(1_000_000);
+    expect([p.triggersFound(['users_token']), p.triggersFound(['users_token', 'dcim_rack'])]).toEqual([true, false]);
+    // A table first watched (kept-values.ts) is checked at the next poll, not taken on trust.
+    tables.push('dcim_rack');
+    await p.poll(1_000_000 + POLL_TIMING.pollMs);
+    expect(db.statements.filter((s) => s === 'triggers')).toHaveLength(2);
+    expect(p.triggersFound(['users_token', 'dcim_rack'])).toBe(true);
+    // One whose triggers go (a dump restored without them): no table is counted until they are back.
+    tables.push('dcim_device');
+    await p.poll(1_000_000 + 2 * POLL_TIMING.pollMs);
+    expect([p.triggersFound(['users_token']), p.triggersFound(['dcim_rack'])]).toEqual([false, false]);
   });
 
   it("leaves this process's own connections' counts out: its writes were heard as it made them", async () => {
