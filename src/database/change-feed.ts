@@ -246,6 +246,11 @@ export class ChangeFeed {
     return !!this.poller && this.poller.trusted() && this.poller.triggersFound(tables);
   }
 
+  /** MySQL/MariaDB: moves when counts may have been missed or lost (ChangePoller.epoch). */
+  get countsEpoch(): number {
+    return this.poller?.epoch ?? 0;
+  }
+
   trusted(): boolean {
     if (this.poller) return this.poller.trusted();
     if (this.mode !== 'notify') return this.mode === 'local';

@@ -169,6 +169,32 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     expect([p.triggersFound(['users_token']), p.triggersFound(['dcim_rack'])]).toEqual([false, false]);
   });
 
+  it('moves its epoch when counts may have been lost: triggers missing or back, a sum gone down; not when sums grow', async () => {
+    const db = fakeDatabase(['users_token']);
+    const p = poller(db, ['users_token'], []);
+    let now = 1_000_000;
+    const poll = async () => p.poll((now += POLL_TIMING.pollMs));
+    db.counts.set('users_token', 5);
+    await poll();
+    db.counts.set('users_token', 7);
+    await poll();
+    expect(p.epoch).toBe(0);
+    db.counts.set('users_token', 6); // rows changed by hand, a backup restored
+    await poll();
+    expect(p.epoch).toBe(1);
+    db.counts.delete('users_token');
+    await poll();
+    expect(p.epoch).toBe(2);
+    db.triggers = [];
+    now += POLL_TIMING.triggersCheckMs;
+    await poll();
+    expect(p.epoch).toBe(3);
+    db.triggers = mysqlChangeTriggers('users_token').map((tr) => tr.name);
+    now += POLL_TIMING.triggersCheckMs;
+    await poll();
+    expect(p.epoch).toBe(4);
+  });
+
   it("leaves this process's own connections' counts out: its writes were heard as it made them", async () => {
     const db = fakeDatabase(['users_token']);
     const changed: string[] = [];

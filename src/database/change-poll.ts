@@ -61,6 +61,12 @@ export class ChangePoller {
   private timer?: NodeJS.Timeout;
   private closed = false;
   private warned = false;
+  /**
+   * Moves whenever counts may have been missed or lost: triggers found missing, or back, and a
+   * table's sum that went down (its count rows deleted or restored by hand). What was checked
+   * against the sums (kept-values.ts) is not trusted across it.
+   */
+  epoch = 0;
 
   constructor(
     private readonly db: PollDatabase,
@@ -104,7 +110,16 @@ export class ChangePoller {
       for (const r of rows) if (!own.has(Number(r.s))) totals.set(String(r.t), (totals.get(String(r.t)) ?? 0n) + BigInt(String(r.n)));
       const sums = new Map([...totals].map(([t, n]) => [t, n.toString()]));
       if (rows.length > FOLD_ROWS) void this.fold();
-      if (this.seen) for (const t of new Set([...this.seen.keys(), ...sums.keys()])) if (this.seen.get(t) !== sums.get(t)) this.changed(t);
+      if (this.seen) {
+        for (const t of new Set([...this.seen.keys(), ...sums.keys()])) {
+          const before = this.seen.get(t);
+          const after = sums.get(t);
+          if (before === after) continue;
+          // A sum only grows while its rows are the triggers' (folds keep it): one that went down was reset.
+          if (before !== undefined && (after === undefined || BigInt(after) < BigInt(before))) this.epoch++;
+          this.changed(t);
+        }
+      }
       this.seen = sums;
       if (now > this.confirmedAt) this.confirmedAt = now;
       this.warned = false;
@@ -152,6 +167,7 @@ export class ChangePoller {
     const without = tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
     this.checkedAt = now;
     if (without.length) {
+      if (!this.missing) this.epoch++;
       if (!this.missing) this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions and definitions stay off`);
       this.missing = true;
       this.confirmedAt = 0;
@@ -161,6 +177,7 @@ export class ChangePoller {
     if (this.missing) {
       // What changed while they were missing was not counted: every cache is dropped.
       this.missing = false;
+      this.epoch++;
       this.seen = undefined;
       for (const t of tables) this.changed(t);
     }

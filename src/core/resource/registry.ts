@@ -272,8 +272,17 @@ export class ResourceRegistry {
         }
       } else if (f.kind === 'm2m' && !f.writeOnly) {
         reads(f.through.table, f.through.source, f.through.target, ...(f.through.discriminator ? [f.through.discriminator] : []));
-        // The list is ordered by the linked objects' names (or their ordering).
-        reads(f.target().table, 'id');
+        // The list is ordered by the linked objects' names, or else by their ordering, whose
+        // foreign keys order by their targets' rows (query/sort.ts).
+        const target = f.target();
+        reads(target.table, 'id');
+        if (target.fields.name) continue;
+        for (const term of target.ordering) {
+          const key = target.fields[term.replace(/^-/, '')];
+          if (key?.kind !== 'fk') continue;
+          reads(target.table, key.column);
+          reads(key.target().table, 'id');
+        }
       }
     }
     const out = new Set<string>();

@@ -9,8 +9,12 @@ import { COUNT_COLUMN, isKeptExtras, keptWithColumns, M2M_COLUMN, type PageExtra
 /** The column a detail's statement gives the change counts' sum in (`KeptValues.version`). */
 export const VERSION_COLUMN = '__kept_v';
 
-/** How many objects' values are kept per model and statement shape (the least recently read dropped first). */
-const KEPT_OBJECTS = 5000;
+/**
+ * How many objects' values are kept per model and statement shape (the least recently read
+ * dropped first), and for how long after they were read: what no trigger counts (a TRUNCATE by
+ * hand, triggers dropped between two checks of them) is read again after that at the latest.
+ */
+const KEPT = { objects: 5000, ms: 60_000 };
 
 /**
  * A detail's count fields and many-to-many id lists, kept between requests on MySQL/MariaDB,
@@ -26,7 +30,10 @@ const KEPT_OBJECTS = 5000;
  * are what the full statement would read now; otherwise the full statement is run (a second
  * statement) and its values kept. So a detail never shows values older than its own statement,
  * whichever process wrote them: unlike the caches of watched tables, this one does not wait
- * for a poll. The row itself is always read.
+ * for a poll. The row itself is always read. What the triggers cannot count is bounded as for
+ * those caches: values are not used across a moment the poller found counts missed or lost
+ * (`ChangeFeed.countsEpoch`: triggers missing or back, a sum gone down, as a restored backup or
+ * rows deleted by hand make it), nor once a minute old (a TRUNCATE by hand fires no trigger).
  *
  * Only for a model whose counts and lists read nothing but watched tables, and whose rows in
  * them no delete can reach unheard: InnoDB fires no trigger for rows a foreign key's cascade
@@ -42,7 +49,17 @@ export interface KeptValues {
   /** The statement's column giving the sum of the change counts of `tables`. */
   column: Sql;
   /** Kept values by the full extras they were read with (API version, shape), then by id. */
-  byExtras: WeakMap<PageExtras, Map<string, { version: string; values: Row }>>;
+  byExtras: WeakMap<PageExtras, Map<string, KeptEntry>>;
+}
+
+interface KeptEntry {
+  /** The sum of the change counts read with the values. */
+  version: string;
+  values: Row;
+  /** `ChangeFeed.countsEpoch` then: counts missed or lost since (triggers missing, a sum gone down) leave them unused. */
+  epoch: number;
+  /** When they were read (ms). */
+  at: number;
 }
 
 const byRegistry = new WeakMap<ResourceRegistry, Map<ResourceDefinition, KeptValues | null>>();
@@ -82,8 +99,10 @@ export async function rowWithKeptValues(
   if (!isKeptExtras(extras) || ctx.db.inTransactionHere || !ctx.db.feed.counts(kept.tables)) return find(extras);
   let objects = kept.byExtras.get(extras);
   if (!objects) kept.byExtras.set(extras, (objects = new Map()));
+  const epoch = ctx.db.feed.countsEpoch;
+  const now = Date.now();
   const hit = objects.get(id);
-  if (hit) {
+  if (hit && hit.epoch === epoch && now - hit.at <= KEPT.ms) {
     const leanExtras = await lean();
     if (isKeptExtras(leanExtras)) {
       const row = await find(keptWithColumns(leanExtras, () => [kept.column]));
@@ -103,7 +122,7 @@ export async function rowWithKeptValues(
   const values: Row = {};
   for (const k in row) if (k.startsWith(COUNT_COLUMN) || k.startsWith(M2M_COLUMN)) values[k] = row[k];
   objects.delete(id);
-  if (objects.size >= KEPT_OBJECTS) objects.delete(objects.keys().next().value!);
-  objects.set(id, { version, values: Object.freeze(values) });
+  if (objects.size >= KEPT.objects) objects.delete(objects.keys().next().value!);
+  objects.set(id, { version, values: Object.freeze(values), epoch, at: now });
   return row;
 }
