@@ -6,7 +6,7 @@ import type { ResourceDefinition } from '../definition';
 import type { ResourceRegistry } from '../registry';
 import { COUNT_COLUMN, isKeptExtras, keptWithColumns, M2M_COLUMN, type PageExtras } from './page-extras';
 
-/** The column a detail's statement gives the change counts' sum in (`KeptValues.version`). */
+/** The column a detail's statement gives the change counts' sum in (`KeptValues.column`). */
 export const VERSION_COLUMN = '__kept_v';
 
 /**
@@ -106,9 +106,7 @@ export async function rowWithKeptValues(
     const leanExtras = await lean();
     if (isKeptExtras(leanExtras)) {
       const row = await find(keptWithColumns(leanExtras, () => [kept.column]));
-      const version = String(row[VERSION_COLUMN]);
-      delete row[VERSION_COLUMN];
-      if (version === hit.version) {
+      if (takeVersion(row) === hit.version) {
         // Read again: the least recently read are dropped first.
         objects.delete(id);
         objects.set(id, hit);
@@ -117,12 +115,18 @@ export async function rowWithKeptValues(
     }
   }
   const row = await find(keptWithColumns(extras, () => [kept.column]));
-  const version = String(row[VERSION_COLUMN]);
-  delete row[VERSION_COLUMN];
+  const version = takeVersion(row);
   const values: Row = {};
   for (const k in row) if (k.startsWith(COUNT_COLUMN) || k.startsWith(M2M_COLUMN)) values[k] = row[k];
   objects.delete(id);
   if (objects.size >= KEPT.objects) objects.delete(objects.keys().next().value!);
   objects.set(id, { version, values: Object.freeze(values), epoch, at: now });
   return row;
+}
+
+/** The sum a statement read with the row, taken out of it (the row is represented as it is). */
+function takeVersion(row: Row): string {
+  const version = String(row[VERSION_COLUMN]);
+  delete row[VERSION_COLUMN];
+  return version;
 }
