@@ -167,8 +167,10 @@ export class ChangePoller {
     const without = tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
     this.checkedAt = now;
     if (without.length) {
-      if (!this.missing) this.epoch++;
-      if (!this.missing) this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions and definitions stay off`);
+      if (!this.missing) {
+        this.epoch++;
+        this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions, definitions and kept values stay off`);
+      }
       this.missing = true;
       this.confirmedAt = 0;
       this.checked.clear();
