@@ -45,8 +45,10 @@ const dir = writableDataDir();
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       await expect(dropDatabase('mysql', name)).resolves.toBeUndefined();
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0][0])).toMatch(new RegExp(`could not drop the test database ${name}: .*errno: 39.*; files left: stray\\.bin$`));
+      // One warning about this drop (whatever else this worker's process may warn of meanwhile: the drop waits a second).
+      const about = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('could not drop the test database'));
+      expect(about).toHaveLength(1);
+      expect(about[0]).toMatch(new RegExp(`could not drop the test database ${name}: .*errno: 39.*; files left: stray\\.bin$`));
     } finally {
       warn.mockRestore();
       rmSync(stray, { force: true });
@@ -56,7 +58,7 @@ const dir = writableDataDir();
     try {
       await dropDatabase('mysql', name);
       expect(await exists(name)).toBe(false);
-      expect(quiet).not.toHaveBeenCalled();
+      expect(quiet.mock.calls.filter((c) => String(c[0]).includes('could not drop'))).toEqual([]);
     } finally {
       quiet.mockRestore();
     }
