@@ -1,4 +1,5 @@
 import { eachDatabase } from '../../src/core/testing/harness';
+import { eventually } from '../support/outside';
 
 /**
  * Saved views, user saved view associations, export templates and custom links as Nautobot 2.4
@@ -182,8 +183,15 @@ eachDatabase('saved views, export templates and custom links', (t) => {
     }, 30_000);
 
     it('costs a bounded number of statements, whatever the number of objects', async () => {
+      // Each counted once what this process keeps is trusted again (the token remembered: the API
+      // root costs none; on MySQL that waits for a poll of the change counts after the writes).
+      const settled = async () => expect(await eventually(async () => (await t().countStatements(() => t().get('/api/').expect(200))) === 0)).toBe(true);
+      await exportOf('/api/tenancy/tenants/?export=Tenant CSV&name=Visible one').expect(200);
+      await settled();
       const few = await t().countStatements(() => exportOf('/api/tenancy/tenants/?export=Tenant CSV&name=Visible one').expect(200));
       await post('/api/tenancy/tenants/', Array.from({ length: 30 }, (_, i) => ({ name: `Bulk ${i}`, tenant_group: i % 2 ? group.id : null })));
+      await exportOf('/api/tenancy/tenants/?export=Tenant CSV').expect(200);
+      await settled();
       const many = await t().countStatements(() => exportOf('/api/tenancy/tenants/?export=Tenant CSV').expect(200));
       expect(many).toBe(few);
     });
