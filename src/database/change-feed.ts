@@ -128,6 +128,25 @@ export class WatchedCache<K, V> {
   }
 }
 
+/** A driver's connection as far as its server's id and its state go: mysql2's or node-postgres's. */
+interface DriverConnection {
+  /** mysql2: the server's id (CONNECTION_ID()); node-postgres: the backend's process id (pg_backend_pid()). */
+  threadId?: number | null;
+  processID?: number | null;
+  /** mysql2: closing; node-postgres: ending or ended. */
+  _closing?: boolean;
+  _ending?: boolean;
+  stream?: { destroyed?: boolean };
+  connection?: { stream?: { destroyed?: boolean } };
+}
+
+/** The server's id of a connection still open, or undefined. */
+function openConnectionId(c: DriverConnection): number | undefined {
+  const id = c.threadId ?? c.processID;
+  const stream = c.stream ?? c.connection?.stream;
+  return typeof id === 'number' && c._closing !== true && c._ending !== true && stream?.destroyed === false ? id : undefined;
+}
+
 /** How many statement texts `ChangeFeed.written` keeps its answer for (the oldest forgotten first), up to which length. */
 const WRITES_KEPT = { count: 1000, maxLength: 20_000 };
 
@@ -162,16 +181,18 @@ export class ChangeFeed {
   private readonly signals = new Map<string, () => void>();
   /** `poll`: reads the change counts. */
   private readonly poller?: ChangePoller;
+  /** The connections this process's statements ran on (`ranOn`). */
+  private readonly own = new Set<DriverConnection>();
 
   constructor(
     readonly mode: FeedMode,
     private readonly listen?: { url: string; dataSource: DataSource },
-    poll?: PollDatabase,
+    poll?: Omit<PollDatabase, 'ownSlots'>,
   ) {
     if (mode === 'poll') {
       if (!poll) throw new Error('a polling change feed needs its database');
       // A watched table's count that moved may also be a delete that cascaded into others' tables.
-      this.poller = new ChangePoller(poll, () => this.watchedTables, (table) => {
+      this.poller = new ChangePoller({ ...poll, ownSlots: () => this.ownConnectionIds() }, () => this.watchedTables, (table) => {
         for (const w of [...(this.byTable.get(table) ?? []), ...(this.byParent.get(table) ?? [])]) w.changed();
       });
     }
@@ -233,6 +254,34 @@ export class ChangeFeed {
         if (!text.includes(table)) continue;
         out = out ? [...out, ...watches] : watches;
       }
+    }
+    return out;
+  }
+
+  /**
+   * The `Db` gateway reports the connection each statement ran on (TypeORM's query runner's, once
+   * connected). Another process's change arrives with the id of the connection that made it (the
+   * PostgreSQL backend that notified, the MySQL connection whose slot counted it); one of these
+   * connections' changes this process heard as it made them (`written`), and hearing it again
+   * would empty its caches a second time, at a moment no request chose.
+   */
+  ranOn(queryRunner: unknown): void {
+    if (this.mode !== 'notify' && this.mode !== 'poll') return;
+    const c = (queryRunner as { databaseConnection?: DriverConnection }).databaseConnection;
+    if (c) this.own.add(c);
+  }
+
+  /**
+   * The server's ids of this process's open connections that ran statements. A connection that
+   * is closing, or whose socket is gone, is forgotten: after a server's restart (or, on
+   * PostgreSQL, once the process id is reused) its id may be another's.
+   */
+  ownConnectionIds(): Set<number> {
+    const out = new Set<number>();
+    for (const c of this.own) {
+      const id = openConnectionId(c);
+      if (id === undefined) this.own.delete(c);
+      else out.add(id);
     }
     return out;
   }
@@ -308,7 +357,7 @@ export class ChangeFeed {
     if (this.closed || this.connecting || now - this.lastAttempt < FEED_TIMING.reconnectMs || !this.listen) return;
     this.lastAttempt = now;
     const client = new Client({ connectionString: this.listen.url, application_name: 'netkeel-change-feed' });
-    client.on('notification', (m) => this.heard(client, m.channel, m.payload ?? ''));
+    client.on('notification', (m) => this.heard(client, m.channel, m.payload ?? '', m.processId));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     this.connecting = (async () => {
@@ -345,9 +394,10 @@ export class ChangeFeed {
     void client.end().catch(() => undefined);
   }
 
-  private heard(client: Client, channel: string, payload: string): void {
+  private heard(client: Client, channel: string, payload: string, from: number): void {
     if (client !== this.client) return;
     if (channel === CHANGE_CHANNEL) {
+      if (this.ownConnectionIds().has(from)) return; // heard as it was made (`ranOn`)
       for (const w of this.byTable.get(payload) ?? []) w.changed();
       return;
     }

@@ -24,10 +24,10 @@ export interface PollDatabase {
   ownSlots(): Set<number>;
 }
 
-export const poolDatabase = (dataSource: DataSource, ownSlots: () => Set<number>): PollDatabase => ({
+/** The pool's statements and transactions (the feed adds its own connections' slots: `ChangeFeed.ownConnectionIds`). */
+export const poolDatabase = (dataSource: DataSource): Omit<PollDatabase, 'ownSlots'> => ({
   query: (text, params) => dataSource.query(text, params),
   transaction: (fn) => dataSource.transaction((m) => fn((text, params) => m.query(text, params))),
-  ownSlots,
 });
 
 /**

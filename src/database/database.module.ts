@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { DatabaseTarget, OpenDatabase } from './data-source.factory';
 import { ChangeFeed } from './change-feed';
 import { poolDatabase } from './change-poll';
-import { MysqlStatements } from './mysql-statements';
 import { connectDatabase, describeTarget } from './connect';
 import { allMigrations, applyMigrations, MigrationSets, ownedMigrations } from './migrations';
 import { Db } from './db';
@@ -47,7 +46,7 @@ export class DatabaseModule implements OnApplicationShutdown {
               ? new ChangeFeed('local')
               : target.kind === 'postgres' && target.url
                 ? new ChangeFeed('notify', { url: target.url, dataSource: o.dataSource })
-                : new ChangeFeed('poll', undefined, poolDatabase(o.dataSource, () => (o.prepared instanceof MysqlStatements ? o.prepared.liveConnectionIds() : new Set()))),
+                : new ChangeFeed('poll', undefined, poolDatabase(o.dataSource)),
         },
         {
           provide: Db,

@@ -266,6 +266,7 @@ async function run(db: Db, qr: QueryRunner, fragment: Sql, prepare: boolean, tx?
     const res = await qr.query(text, params, true);
     return { records: (res.records ?? []) as Row[], affected: res.affected ?? undefined };
   } finally {
+    db.feed.ranOn(qr);
     if (touched) for (const w of touched) tx ? tx.touched.add(w) : w.changed();
   }
 }

@@ -5,10 +5,6 @@ import { QueryFailedError } from 'typeorm';
 interface MysqlConnection {
   query(options: { sql: string; values: unknown[] }, cb: Callback): void;
   execute(options: { sql: string; values: unknown[] }, cb: Callback): void;
-  /** The server's id of the connection (CONNECTION_ID()), and mysql2's own state of it. */
-  threadId?: number | null;
-  _closing?: boolean;
-  stream?: { destroyed?: boolean };
 }
 type Callback = (err: Error | null, result: unknown, fields?: MysqlField[]) => void;
 /** A result column as mysql2 describes it. */
@@ -42,9 +38,6 @@ const TINY = 1;
  * value).
  */
 export class MysqlStatements {
-  /** The connections statements ran on (see `liveConnectionIds`). */
-  private readonly used = new Set<MysqlConnection>();
-
   constructor(
     /** Whether statements outside transactions run prepared (PREPARED_STATEMENTS). */
     private readonly prepare = true,
@@ -53,7 +46,6 @@ export class MysqlStatements {
 
   async run(qr: QueryRunner, text: string, values: unknown[], prepare: boolean): Promise<{ records: Record<string, unknown>[]; affected?: number }> {
     const conn = (await qr.connect()) as MysqlConnection;
-    this.used.add(conn);
     try {
       if (prepare && this.prepare && values.length <= this.maxPreparedParams) {
         try {
@@ -70,20 +62,6 @@ export class MysqlStatements {
       // As TypeORM's query runner reports it, so error handling reads the driver's code alike.
       throw new QueryFailedError(text, values, err as Error);
     }
-  }
-
-  /**
-   * The server's ids of this process's open connections that ran statements: the change counts'
-   * slots of this process's own writes (ChangePoller). A connection mysql2 is closing, or whose
-   * socket is gone, is forgotten: after a server's restart its id may be another's.
-   */
-  liveConnectionIds(): Set<number> {
-    const out = new Set<number>();
-    for (const c of this.used) {
-      if (c._closing === true || c.stream?.destroyed !== false || typeof c.threadId !== 'number') this.used.delete(c);
-      else out.add(c.threadId);
-    }
-    return out;
   }
 }
 

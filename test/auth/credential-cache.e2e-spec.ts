@@ -60,6 +60,21 @@ eachDatabase('credential cache', (t) => {
     }
   });
 
+  it("does not hear this process's own changes a second time from PostgreSQL's notifications, and hears another process's", async () => {
+    if (t().kind !== 'postgres') return; // MySQL: the loop above, across polls; PGlite has no other process
+    const key = await tokenFor(t(), await aUser());
+    const read = await warm(key);
+    const notify = sql`SELECT pg_notify(${'netkeel_changes'}, ${'users_token'}) AS n`;
+    // As a trigger notifies for a change made on one of this process's connections: the
+    // statement names no watched table, so only the notification could empty the cache.
+    await t().db.query(notify);
+    await sleep(500); // the notification arrives in milliseconds
+    expect(await cost(key)).toBe(read - 1);
+    // The same notification from another process's connection empties it.
+    await outside(t(), `SELECT pg_notify('netkeel_changes', 'users_token')`);
+    expect(await eventually(async () => (await cost(key)) === read)).toBe(true);
+  });
+
   it('refuses a token deleted through the API on the very next request', async () => {
     const uid = await aUser();
     const key = await tokenFor(t(), uid);
