@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { ChangeFeed, TableWatch } from './change-feed';
+import { ChangeFeed } from './change-feed';
+import { TableWatch } from './watched-cache';
 import type { Dialect } from './dialect';
 import { MysqlStatements } from './mysql-statements';
 import { PreparedStatements } from './prepared';

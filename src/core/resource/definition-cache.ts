@@ -1,6 +1,6 @@
 import type { Settings } from '../../config/settings';
 import type { Db } from '../../database/db';
-import type { WatchedCache } from '../../database/change-feed';
+import type { WatchedCache } from '../../database/watched-cache';
 import type { ResourceRegistry } from './registry';
 
 /** How long definitions are kept while every change to their tables is heard (the change feed is trusted). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SETTINGS } from '../../config/settings.module';
 import type { Settings } from '../../config/settings';
-import type { WatchedCache } from '../../database/change-feed';
+import type { WatchedCache } from '../../database/watched-cache';
 import { DUMMY_HASH, hashTokenKey, TOKEN_KEY, verifyPassword } from '../../core/auth/passwords';
 import type { CredentialStore, PermissionStore, StoredPermission, TokenInfo } from '../../core/auth/auth.types';
 import type { AuthUser } from '../../core/context';

@@ -1,4 +1,4 @@
-import type { CacheTicket, WatchedCache } from '../../../database/change-feed';
+import type { CacheTicket, WatchedCache } from '../../../database/watched-cache';
 import type { Executor, Row } from '../../../database/db';
 import type { RequestContext } from '../../context';
 import { modelCache } from '../definition-cache';

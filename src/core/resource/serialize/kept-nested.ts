@@ -1,4 +1,4 @@
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import type { RequestContext } from '../../context';
 import { modelCache } from '../definition-cache';
 import { objectType, type ResourceDefinition } from '../definition';

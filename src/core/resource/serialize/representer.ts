@@ -10,7 +10,7 @@ import { orderBy } from '../query/sort';
 import { asWritten, compileEncoder, NestedTexts, withEncoder } from './json-encoder';
 import { keptNested, keptObjects, mayUseKept } from './kept-nested';
 import { ancestryTicket, treeAncestry } from './kept-ancestry';
-import type { CacheTicket } from '../../../database/change-feed';
+import type { CacheTicket } from '../../../database/watched-cache';
 import { Batch, Obj, ReadOptions, ref, valueKinds } from './batch';
 import { batchRef, DisplayHop, displayRowsOfPage, displayUses, hopJoins, ids, NO_ANCESTORS, naturalSlug, RowHelpers } from './display';
 import { countColumn, countRows, ExtrasShape, keptPageExtras, M2M_COLUMN, PageExtras, REVERSE_COLUMN, reverseFrom } from './page-extras';

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../core/context';
 import { ResourceRegistry } from '../../../core/resource/registry';
 import { append } from '../../../core/collections';
 import { Db } from '../../../database/db';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { ident, sql } from '../../../database/sql';
 import { definitionCache } from '../../../core/resource/definition-cache';
 

@@ -4,7 +4,7 @@ import type { Settings } from '../../../config/settings';
 import type { RequestContext } from '../../../core/context';
 import { ResourceRegistry } from '../../../core/resource/registry';
 import { Db, Executor } from '../../../database/db';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { Catalogue, loadCatalogue } from './render';
 import { definitionCache } from '../../../core/resource/definition-cache';
 

@@ -1,7 +1,8 @@
 import type { Settings } from '../../../config/settings';
 import type { RequestContext } from '../../../core/context';
 import { ResourceRegistry } from '../../../core/resource/registry';
-import { ChangeFeed, TableWatch, WatchedCache } from '../../../database/change-feed';
+import { ChangeFeed } from '../../../database/change-feed';
+import { TableWatch, WatchedCache } from '../../../database/watched-cache';
 import type { Db } from '../../../database/db';
 import { ExtrasCustomFieldSource } from './source';
 

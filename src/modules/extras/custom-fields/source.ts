@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../core/context';
 import { CUSTOM_FIELD_SOURCE, CustomFieldDefinition, CustomFieldSource } from './definitions';
 import { ResourceRegistry } from '../../../core/resource/registry';
 import { Db } from '../../../database/db';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { ident, sql } from '../../../database/sql';
 import { toDefinition } from '../resources/custom-field.resource';
 import { append } from '../../../core/collections';

@@ -3,7 +3,7 @@ import { SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
 import { ResourceRegistry } from '../../../core/resource/registry';
 import { Db } from '../../../database/db';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { onChanges } from '../change-log/listeners';
 import { loadJobHooks, runJobHooks, type JobHookRow } from './hooks';
 import { JobQueue } from './job-queue';

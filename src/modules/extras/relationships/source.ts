@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../core/context';
 import { ResourceRegistry } from '../../../core/resource/registry';
 import { unscoped } from '../../../core/resource/query/rows';
 import { Db } from '../../../database/db';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { ident, sql } from '../../../database/sql';
 import { RELATIONSHIP_SOURCE, RELATIONSHIP_TYPE, RelationshipInfo, RelationshipSource, toInfo } from './definitions';
 import { definitionCache } from '../../../core/resource/definition-cache';

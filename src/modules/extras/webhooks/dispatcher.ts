@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { SETTINGS } from '../../../config/settings.module';
 import type { Settings } from '../../../config/settings';
 import { ResourceRegistry } from '../../../core/resource/registry';
-import type { WatchedCache } from '../../../database/change-feed';
+import type { WatchedCache } from '../../../database/watched-cache';
 import { Db } from '../../../database/db';
 import { ident, sql } from '../../../database/sql';
 import type { ExtensionContext } from '../../../core/resource/extension';
