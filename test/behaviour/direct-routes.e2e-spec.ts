@@ -3,7 +3,8 @@ import { AuthGuard } from '../../src/core/auth/auth.guard';
 import { listPath } from '../../src/core/resource/definition';
 import { ResourceRegistry } from '../../src/core/resource/registry';
 import { startApp, TestApp } from '../../src/core/testing/harness';
-import type { NkExpressAdapter } from '../../src/core/http/express-adapter';
+import request from 'supertest';
+import { NkExpressAdapter } from '../../src/core/http/express-adapter';
 
 /**
  * Every model's list and detail URL is run by the route index itself (core/http/direct-routes.ts),
@@ -59,6 +60,23 @@ describe('direct routes', () => {
     }
     expect(seen).toHaveLength(2);
     expect(seen[0] === express.request && seen[1] === express.response).toBe(true);
+  });
+
+  it('holds a route for every method (`@All`: every generated list and detail route) in one layer that every method reaches', async () => {
+    const adapter = new NkExpressAdapter();
+    const seen: string[] = [];
+    adapter.all('/every-method/', (req: { method: string }, res: { end: (s: string) => void }) => {
+      seen.push(req.method);
+      res.end('ok');
+    });
+    const express = adapter.getInstance() as { router: { stack: { route?: { path: string; stack: unknown[] } }[] } };
+    const route = express.router.stack.find((l) => l.route?.path === '/every-method/')?.route;
+    expect(route?.stack).toHaveLength(1); // express's app.all: one per method Node knows (35 on Node 20)
+    const http = request(express as never);
+    for (const m of ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'propfind'] as const) await http[m]('/every-method/').expect(200);
+    expect(seen).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']);
+    // A method no generated route's handler names is answered as before: not found (the guard).
+    expect((await t.http.propfind('/api/dcim/locations/').set('Authorization', `Token ${t.token}`).expect(404)).body).toEqual({ detail: 'Not found.' });
   });
 
   it("runs them ahead of express's router, and every other request through it", async () => {
