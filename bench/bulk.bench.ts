@@ -13,7 +13,9 @@
  *
  * The server's CPU time per request is read from /proc around each request: on a shared machine
  * it moves less than the wall time. `--profile`: the timed requests run under V8's profiler
- * (bench/cpu-hook.ts), written to `bulk-<db>.cpuprofile` in the working directory.
+ * (bench/cpu-hook.ts), written to `bulk-<db>.cpuprofile` in the working directory; with
+ * NK_PROFILE=heap in the environment, under its sampling heap profiler instead, every allocation
+ * counted (`bulk-<db>.heapprofile`).
  *
  * Usage: npm run bench:bulk -- --db=postgres,mysql   (pglite | postgres | mysql; --rounds=5)
  */
@@ -102,7 +104,7 @@ async function benchOne(kind: BenchDb, rounds: number, port: number, profile: bo
       await timed('DELETE 1,000 locations', 'DELETE', '/api/dcim/locations/', created[r].locations.map((id) => ({ id })), 204);
       await timed('DELETE 1,000 IP addresses', 'DELETE', '/api/ipam/ip-addresses/', created[r].addresses.map((id) => ({ id })), 204);
     }
-    if (profile) await tell({ profile: 'stop', file: join(process.cwd(), `bulk-${kind}.cpuprofile`) }, 'written');
+    if (profile) await tell({ profile: 'stop', file: join(process.cwd(), `bulk-${kind}.cpuprofile`) }, 'written'); // .heapprofile with NK_PROFILE=heap
     return { results, rss: peakRssMb(server.pid!), version };
   } finally {
     await stopProcess(server);

@@ -6,12 +6,18 @@
  *   { profile: 'start', intervalUs }  -> { profile: 'started' }
  *   { profile: 'stop', file }         -> { profile: 'written', file }  (the .cpuprofile JSON)
  *
+ * With NK_PROFILE=heap the same words take a sampling heap profile instead (`.heapprofile` JSON,
+ * as Chrome's DevTools read it; `.cpuprofile` in the file's name becomes `.heapprofile`): every
+ * sampled allocation, those the garbage collector has since freed included, by the stack that
+ * made it: where a request's garbage comes from.
+ *
  * A process started without an IPC channel is left as it is.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
 type Message = { profile?: 'start' | 'stop'; intervalUs?: number; file?: string };
+const heap = process.env.NK_PROFILE === 'heap';
 
 if (process.send) {
   // The channel must not keep a server alive that is told to stop.
@@ -24,18 +30,24 @@ if (process.send) {
       session = new Session();
       session.connect();
       void (async () => {
-        await post('Profiler.enable');
-        await post('Profiler.setSamplingInterval', { interval: m.intervalUs ?? 200 });
-        await post('Profiler.start');
+        if (heap) {
+          await post('HeapProfiler.enable');
+          await post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+        } else {
+          await post('Profiler.enable');
+          await post('Profiler.setSamplingInterval', { interval: m.intervalUs ?? 200 });
+          await post('Profiler.start');
+        }
         process.send!({ profile: 'started' });
       })();
     } else if (m.profile === 'stop' && session) {
       void (async () => {
-        const { profile } = await post('Profiler.stop');
+        const { profile } = await post(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop');
         session!.disconnect();
         session = null;
-        writeFileSync(m.file!, JSON.stringify(profile));
-        process.send!({ profile: 'written', file: m.file });
+        const file = heap ? m.file!.replace(/\.cpuprofile$/, '') + '.heapprofile' : m.file!;
+        writeFileSync(file, JSON.stringify(profile));
+        process.send!({ profile: 'written', file });
       })();
     }
   });
