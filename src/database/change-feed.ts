@@ -84,6 +84,8 @@ export class ChangeFeed {
   private readonly signals = new Map<string, () => void>();
   /** `poll`: reads the change counts. */
   private readonly poller?: ChangePoller;
+  /** Tables only counted (`count`). */
+  private readonly counted = new Set<string>();
   /** The connections this process's statements ran on (`ranOn`). */
   private readonly own = new Set<DriverConnection>();
 
@@ -114,9 +116,19 @@ export class ChangeFeed {
     return w;
   }
 
-  /** Every table some cache watches (each needs its change triggers: declared `watched`, checked by the drift test). */
+  /**
+   * MySQL/MariaDB: tables whose change counts something reads in its own statements (a detail's
+   * kept values: kept-values.ts), with no cache of this process to empty: the poller checks
+   * their triggers (`counts`) and polls them like a cache's tables.
+   */
+  count(tables: readonly string[]): void {
+    for (const t of tables) this.counted.add(t);
+  }
+
+  /** Every table some cache watches or something counts (each needs its change triggers: declared `watched`, checked by the drift test). */
   get watchedTables(): string[] {
-    return [...this.byTable.keys()];
+    if (!this.counted.size) return [...this.byTable.keys()];
+    return [...new Set([...this.byTable.keys(), ...this.counted])];
   }
 
   cache<K, V>(tables: string[], opts: { max: number; ttlMs: number; unheardTtlMs?: number; cascadeFrom?: string[] }): WatchedCache<K, V> {

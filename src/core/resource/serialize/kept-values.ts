@@ -75,8 +75,8 @@ export function keptValues(ctx: RequestContext, def: ResourceDefinition): KeptVa
     kept = tables?.length
       ? { tables, column: sql`(SELECT CAST(COALESCE(SUM(${ident('changes')}), 0) AS CHAR) FROM ${ident(CHANGE_COUNTS_TABLE)} WHERE ${inList(ident('table_name'), tables)}) AS ${ident(VERSION_COLUMN)}`, byExtras: new WeakMap() }
       : null;
-    // Watched by the feed: the poller checks their triggers (ChangeFeed.counts) and polls their counts.
-    if (kept) ctx.db.feed.watch(tables!);
+    // Counted by the feed: the poller checks their triggers (ChangeFeed.counts) and polls their counts.
+    if (kept) ctx.db.feed.count(tables!);
     byDef.set(def, kept);
   }
   return kept;
