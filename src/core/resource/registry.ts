@@ -1,7 +1,7 @@
 import type { TableSchema } from '../../database/schema/schema';
 import { forgetFieldList, nameField, objectType, ownMap, ResourceDefinition } from './definition';
 import type { ModelExtension } from './extension';
-import type { ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
+import type { CountField, ForeignKeyField, GenericForeignKeyField, ManyToManyField } from './fields';
 import { modelColumns, modelTable, ownsThroughTable, throughTable } from './storage';
 
 import { append } from '../collections';
@@ -256,19 +256,17 @@ export class ResourceRegistry {
     };
     for (const f of Object.values(def.fields)) {
       if (f.kind === 'count') {
-        const counted = this.get(f.model);
-        if (!counted) continue;
-        const hops = f.via.split('__');
-        let at = counted;
-        for (const hop of hops) {
-          const fk = at.fields[hop];
-          if (fk?.kind === 'fk') {
-            reads(at.table, fk.column);
-            at = fk.target();
-          } else if (fk?.kind === 'm2m' && hops.length === 1) {
-            reads(at.table, 'id');
-            reads(fk.through.table, fk.through.source, fk.through.target, ...(fk.through.discriminator ? [fk.through.discriminator] : []));
-          } else return null;
+        const path = this.countPath(f);
+        if (!path) continue; // not shown (page-extras leaves it out)
+        if (path.link) {
+          const th = path.link.through;
+          reads(path.counted.table, 'id');
+          reads(th.table, th.source, th.target, ...(th.discriminator ? [th.discriminator] : []));
+        }
+        let at = path.counted;
+        for (const fk of path.keys) {
+          reads(at.table, fk.column);
+          at = fk.target();
         }
       } else if (f.kind === 'm2m' && !f.writeOnly) {
         reads(f.through.table, f.through.source, f.through.target, ...(f.through.discriminator ? [f.through.discriminator] : []));
@@ -295,6 +293,31 @@ export class ResourceRegistry {
     };
     for (const table of read.keys()) if (!add(table)) return null;
     return [...out].sort();
+  }
+
+  /**
+   * How a count field reaches the objects it counts: the counted model and either its foreign
+   * keys from it to the counting object (`via` `location`, or a path `cluster__location`: each a
+   * foreign key to a registered model), or one many-to-many field of it whose link table names
+   * the counting object (`via` `locations`). Null where `via` names neither (the count is not
+   * shown). The page statement's counts (page-extras.ts) and the tables kept values watch
+   * (`valueTables`) both follow it.
+   */
+  countPath(f: CountField): { counted: ResourceDefinition; keys: ForeignKeyField[]; link?: ManyToManyField } | null {
+    const counted = this.get(f.model);
+    if (!counted) return null;
+    const hops = f.via.split('__');
+    const first = counted.fields[hops[0]];
+    if (hops.length === 1 && first?.kind === 'm2m') return { counted, keys: [], link: first };
+    const keys: ForeignKeyField[] = [];
+    let at = counted;
+    for (const hop of hops) {
+      const fk = at.fields[hop];
+      if (fk?.kind !== 'fk' || !this.get(objectType(fk.target()))) return null;
+      keys.push(fk);
+      at = fk.target();
+    }
+    return { counted, keys };
   }
 
   /** The watched tables of some models (their own and their link tables): caches of them must hear of every change. */
