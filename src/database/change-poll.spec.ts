@@ -5,6 +5,7 @@ import { mysqlChangeTriggers } from './schema/names';
 /**
  * A database as the poller sees it: the triggers present, and the count rows (table, slot,
  * changes) the triggers keep, or a failure. `counts` sets a table's total in one row of slot 1.
+ * `mayCreate`: whether its user may create triggers (else MySQL's 1142, TRIGGER command denied).
  */
 function fakeDatabase(tables: string[]) {
   type CountRow = { t: string; s: number; n: bigint };
@@ -13,6 +14,7 @@ function fakeDatabase(tables: string[]) {
     rows: CountRow[];
     locked: Set<CountRow>;
     fail: boolean;
+    mayCreate: boolean;
     statements: string[];
     counts: { set: (t: string, n: number) => void; delete: (t: string) => void };
     sums: () => Map<string, bigint>;
@@ -26,6 +28,7 @@ function fakeDatabase(tables: string[]) {
     /** Rows an open transaction holds (FOR UPDATE SKIP LOCKED passes them by). */
     locked: new Set<CountRow>(),
     fail: false,
+    mayCreate: false,
     statements: [] as string[],
     counts: {
       set: (t: string, n: number) => {
@@ -42,11 +45,18 @@ function fakeDatabase(tables: string[]) {
     own: new Set<number>(),
     ownSlots: () => db.own,
     query: async (text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> => {
-      const poll = text.startsWith('SELECT') && !text.includes('FOR UPDATE') && !text.includes('information_schema');
+      const poll = text.startsWith('SELECT `') && !text.includes('FOR UPDATE');
       db.statements.push(text.includes('information_schema') ? 'triggers' : poll ? 'counts' : text.split(' ')[0].toLowerCase());
       if (db.fail) throw new Error("Table 'netkeel_change_counts' doesn't exist");
       if (text.includes('information_schema')) return db.triggers.map((n) => ({ n }));
       if (poll) return db.rows.map((r) => ({ t: r.t, s: r.s, n: r.n.toString() }));
+      if (text.startsWith('SELECT DATABASE()')) return [{ d: 'netkeel' }];
+      if (text.startsWith('USE ')) return [];
+      if (text.startsWith('CREATE TRIGGER')) {
+        if (!db.mayCreate) throw Object.assign(new Error('TRIGGER command denied to user'), { errno: 1142 });
+        db.triggers.push(/^CREATE TRIGGER `([^`]+)`/.exec(text)![1]);
+        return [];
+      }
       if (text.includes('FOR UPDATE SKIP LOCKED')) return db.rows.filter((r) => r.s !== 0 && !db.locked.has(r)).map((r) => ({ t: r.t, s: r.s, n: r.n.toString() }));
       if (text.startsWith('DELETE')) {
         db.rows = db.rows.filter((r) => !(r.t === params[0] && r.s === params[1]));
@@ -137,11 +147,12 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     await p.poll(1_000_000);
     expect(p.trusted(1_000_001)).toBe(false);
     await p.poll(1_000_000 + POLL_TIMING.trustMs);
-    expect(db.statements).toEqual(['triggers']); // nothing more is read, the check is made once a minute
+    // The missing ones tried (this user may not), nothing more read: the check is made once a minute.
+    expect(db.statements).toEqual(['triggers', 'select', 'use', 'create']);
     db.triggers.push(...mysqlChangeTriggers('users_user').map((tr) => tr.name));
     const later = 1_000_000 + POLL_TIMING.triggersCheckMs + 1;
     await p.poll(later);
-    expect(db.statements).toEqual(['triggers', 'triggers', 'counts']);
+    expect(db.statements).toEqual(['triggers', 'select', 'use', 'create', 'triggers', 'counts']);
     // What changed while they were missing went uncounted: every table is told.
     expect(changed.sort()).toEqual(['users_token', 'users_user']);
     expect(p.trusted(later + 1)).toBe(true);
@@ -149,6 +160,21 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     db.triggers = db.triggers.filter((n) => !n.startsWith('users_user'));
     await p.poll(later + POLL_TIMING.triggersCheckMs + 1);
     expect(p.trusted(later + POLL_TIMING.triggersCheckMs + 2)).toBe(false);
+  });
+
+  it('adds the missing triggers where its user may (rights granted since the migration), then trusts once they are there', async () => {
+    const db = fakeDatabase(['users_token']);
+    const changed: string[] = [];
+    const p = poller(db, ['users_token', 'users_user'], changed);
+    await p.poll(1_000_000);
+    expect([p.trusted(1_000_001), db.triggers.some((n) => n.startsWith('users_user'))]).toEqual([false, false]);
+    db.mayCreate = true; // the right granted
+    const later = 1_000_000 + POLL_TIMING.triggersCheckMs + 1;
+    await p.poll(later);
+    expect(db.triggers.filter((n) => n.startsWith('users_user')).sort()).toEqual(mysqlChangeTriggers('users_user').map((tr) => tr.name).sort());
+    expect(db.statements).toEqual(['triggers', 'select', 'use', 'create', 'triggers', 'select', 'use', 'create', 'create', 'create', 'triggers', 'counts']);
+    expect(p.trusted(later + 1)).toBe(true);
+    expect(changed.sort()).toEqual(['users_token', 'users_user']); // what went uncounted meanwhile: every table told
   });
 
   it('says a table is counted only once a check found its triggers, and none while any watched table lacks them', async () => {

@@ -9,6 +9,9 @@ import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers } from './schema/names';
  */
 export const POLL_TIMING = { pollMs: 250, trustMs: 2000, idleMs: 10_000, triggersCheckMs: 60_000 };
 
+/** ER_TRG_ALREADY_EXISTS. */
+const TRIGGER_EXISTS = 1359;
+
 /** Fold the counts of connections into slot 0 once the table holds more rows than this. */
 export const FOLD_ROWS = 256;
 
@@ -36,8 +39,9 @@ export const poolDatabase = (dataSource: DataSource): Omit<PollDatabase, 'ownSlo
  * CHANGE_COUNTS_TABLE (ddl.ts, `watch`), and this reads the sums per table every `pollMs` while
  * caches are in use, telling `changed` the tables whose sums moved. The first poll, and one a
  * minute after, checks that every watched table has its triggers (a database user that may not
- * create triggers left them out, see the migration ChangeCounts; a dump restored without them):
- * while any is missing nothing is trusted. Each connection that writes a watched table counts
+ * create triggers left them out, see the migration ChangeCounts; a dump restored without them),
+ * and adds those missing where this process's user may (`addTriggers`): while any is missing
+ * nothing is trusted. Each connection that writes a watched table counts
  * in a row of its own; once there are more than FOLD_ROWS rows, the poller folds the rows no open
  * transaction holds into slot 0, in one transaction, so that the sums (and what every poll sees)
  * stay the same. The rows of this process's open connections are left out of its sums: this
@@ -162,14 +166,24 @@ export class ChangePoller {
   }
 
   private async triggersPresent(tables: string[], now: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`);
-    const names = new Set(rows.map((r) => String(r.n)));
-    const without = tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
+    let names = await this.triggerNames();
+    const missingOf = () => tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
+    let without = missingOf();
+    let cannot: string | undefined;
+    if (without.length) {
+      cannot = await this.addTriggers(without, names);
+      if (cannot === undefined) {
+        names = await this.triggerNames();
+        without = missingOf();
+      }
+    }
     this.checkedAt = now;
     if (without.length) {
       if (!this.missing) {
         this.epoch++;
-        this.logger.warn(`Watched tables without change triggers (${without.join(', ')}): caches of users, permissions, definitions and kept values stay off`);
+        this.logger.warn(
+          `Watched tables without change triggers (${without.join(', ')}${cannot ? `; cannot add them: ${cannot}` : ''}): caches of users, permissions, definitions and kept values stay off`,
+        );
       }
       this.missing = true;
       this.confirmedAt = 0;
@@ -185,6 +199,41 @@ export class ChangePoller {
     }
     for (const t of tables) this.checked.add(t);
     return true;
+  }
+
+  private async triggerNames(): Promise<Set<string>> {
+    const rows = await this.db.query(`SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`);
+    return new Set(rows.map((r) => String(r.n)));
+  }
+
+  /**
+   * Adds the missing change triggers of these tables (as their migrations make them): a database
+   * migrated by a user that could not create triggers, granted the right since, gets them at the
+   * next check of any process, without a restart. Undefined once added (another process adding
+   * the same at once is no error); otherwise why they cannot be (the user still may not), and
+   * nothing changed. At most one attempt per check, once a minute.
+   */
+  private async addTriggers(tables: string[], present: Set<string>): Promise<string | undefined> {
+    try {
+      // On one connection, which takes up a right on the database granted since it was made
+      // only at a USE of it (MySQL and MariaDB alike). Each CREATE TRIGGER commits on its own.
+      await this.db.transaction(async (query) => {
+        const [{ d }] = await query('SELECT DATABASE() AS d');
+        await query(`USE \`${String(d).replace(/`/g, '``')}\``);
+        for (const table of tables) {
+          for (const tr of mysqlChangeTriggers(table)) {
+            if (present.has(tr.name)) continue;
+            await query(tr.create).catch((err: { errno?: number; driverError?: { errno?: number } }) => {
+              if ((err.errno ?? err.driverError?.errno) !== TRIGGER_EXISTS) throw err;
+            });
+          }
+        }
+      });
+      this.logger.log(`Added the missing change triggers of ${tables.join(', ')}`);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   private tick(): void {

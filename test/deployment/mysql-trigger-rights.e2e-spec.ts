@@ -1,7 +1,8 @@
 import { createConnection } from 'mysql2/promise';
 import { startApp, testDatabase, TestApp, TestDatabase } from '../../src/core/testing/harness';
 import { POLL_TIMING } from '../../src/database/change-poll';
-import { sleep } from '../support/outside';
+import { mysqlChangeTriggers } from '../../src/database/schema/names';
+import { eventually, sleep } from '../support/outside';
 
 const MIGRATION = 'ChangeCounts1796506446040';
 const LIST = '/api/users/users/?limit=1';
@@ -69,5 +70,28 @@ describe('a MySQL user that may not create triggers', () => {
     // Watched tables are written as anywhere else.
     await t.post('/api/users/users/', { username: 'written-without-triggers' }).expect(201);
     expect(await cost()).toBe(read);
+  });
+
+  it('adds the missing triggers once the user may create them, without a restart, and uses its caches from then on', async () => {
+    const name = decodeURIComponent(new URL(db.url!).pathname.slice(1));
+    await root((c) => c.query(`GRANT TRIGGER ON \`${name}\`.* TO '${user}'@'%'`));
+    const checkMs = POLL_TIMING.triggersCheckMs;
+    POLL_TIMING.triggersCheckMs = 200; // the check once a minute, sooner
+    try {
+      const cost = () => t.countStatements(() => t.get(LIST).expect(200));
+      const read = await cost();
+      expect(await eventually(async () => (await cost()) === read - 1, 10_000)).toBe(true);
+    } finally {
+      POLL_TIMING.triggersCheckMs = checkMs;
+    }
+    const found = await root(async (c) => ((await c.query(`SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()`)) as unknown as [{ n: string }[]])[0]);
+    const names = new Set(found.map((r) => r.n));
+    const watched = t.db.feed.watchedTables;
+    expect(watched).toContain('users_token');
+    expect(watched.flatMap((w) => mysqlChangeTriggers(w).map((tr) => tr.name)).filter((n) => !names.has(n))).toEqual([]);
+    // Another process's change is heard through them: a user made inactive elsewhere is refused.
+    const uid = (await t.get('/api/users/users/?username=admin').expect(200)).body.results[0].id;
+    await root((c) => c.query('UPDATE `users_user` SET `is_active` = 0 WHERE `id` = ?', [uid]));
+    expect(await eventually(async () => (await t.get(LIST)).status === 403)).toBe(true);
   });
 });

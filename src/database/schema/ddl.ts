@@ -1,6 +1,6 @@
 import type { DialectName } from '../dialect';
 import type { SchemaDiff, TableDiff } from './compare';
-import { CHANGE_COUNTS_TABLE, mysqlChangeTriggers, pgTriggerName, shortName } from './names';
+import { mysqlChangeTriggers, pgTriggerName, shortName } from './names';
 import type { ColumnSchema, ForeignKeySchema, IndexSchema, OnDelete, StorageType, TableSchema } from './schema';
 
 /** Statements of a migration, per direction. */
@@ -142,12 +142,7 @@ export class Ddl {
     if (this.dialect === 'postgres') {
       return [`CREATE TRIGGER ${this.q(pgTriggerName(table))} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${this.q(table)} FOR EACH STATEMENT EXECUTE FUNCTION "netkeel_notify_change"()`];
     }
-    const name = table.replace(/'/g, "''");
-    return mysqlChangeTriggers(table).map(
-      (tr) =>
-        `CREATE TRIGGER ${this.q(tr.name)} AFTER ${tr.event.toUpperCase()} ON ${this.q(table)} FOR EACH ROW INSERT INTO ${this.q(CHANGE_COUNTS_TABLE)} (${this.q('table_name')}, ${this.q('slot')}, ${this.q('changes')}) ` +
-        `VALUES ('${name}', CONNECTION_ID(), 1) ON DUPLICATE KEY UPDATE ${this.q('changes')} = ${this.q('changes')} + 1`,
-    );
+    return mysqlChangeTriggers(table).map((tr) => tr.create);
   }
 
   unwatch(table: string): string[] {

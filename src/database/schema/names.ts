@@ -15,7 +15,15 @@ export function shortName(name: string): string {
 export const CHANGE_COUNTS_TABLE = 'netkeel_change_counts';
 const MYSQL_EVENTS = ['insert', 'update', 'delete'] as const;
 /** MySQL/MariaDB: a watched table's three row triggers (a trigger there has one event), by name. */
-export const mysqlChangeTriggers = (table: string) => MYSQL_EVENTS.map((e) => ({ event: e, name: shortName(`${table}_notify_${e}`) }));
+export const mysqlChangeTriggers = (table: string) =>
+  MYSQL_EVENTS.map((e) => {
+    const name = shortName(`${table}_notify_${e}`);
+    // Each counts one change of the writing connection's row (ChangePoller).
+    const create =
+      `CREATE TRIGGER \`${name}\` AFTER ${e.toUpperCase()} ON \`${table}\` FOR EACH ROW INSERT INTO \`${CHANGE_COUNTS_TABLE}\` (\`table_name\`, \`slot\`, \`changes\`) ` +
+      `VALUES ('${table.replace(/'/g, "''")}', CONNECTION_ID(), 1) ON DUPLICATE KEY UPDATE \`changes\` = \`changes\` + 1`;
+    return { event: e, name, create };
+  });
 
 /** PostgreSQL: a watched table's change trigger, which notifies `netkeel_changes` (ChangeFeed). */
 export const pgTriggerName = (table: string) => shortName(`${table}_notify_change`);
