@@ -312,8 +312,9 @@ export class ChangeFeed {
   private heard(client: Client, channel: string, payload: string, from: number): void {
     if (client !== this.client) return;
     if (channel === CHANGE_CHANNEL) {
-      if (this.ownConnectionIds().has(from)) return; // heard as it was made (`ranOn`)
-      for (const w of this.byTable.get(payload) ?? []) w.changed();
+      const watches = this.byTable.get(payload);
+      if (!watches || this.ownConnectionIds().has(from)) return; // none to tell, or heard as it was made (`ranOn`)
+      for (const w of watches) w.changed();
       return;
     }
     const signalled = this.signals.get(channel);

@@ -177,6 +177,20 @@ describe('ChangePoller (MySQL/MariaDB)', () => {
     expect(changed.sort()).toEqual(['users_token', 'users_user']); // what went uncounted meanwhile: every table told
   });
 
+  it('drops every cache and moves its epoch when it adds triggers dropped while it trusted the counts', async () => {
+    const db = fakeDatabase(['users_token']);
+    db.mayCreate = true;
+    const changed: string[] = [];
+    const p = poller(db, ['users_token'], changed);
+    await p.poll(1_000_000);
+    expect(p.trusted(1_000_001)).toBe(true);
+    db.triggers = []; // dropped by hand; changes made meanwhile go uncounted
+    const later = 1_000_000 + POLL_TIMING.triggersCheckMs + 1;
+    await p.poll(later);
+    expect(db.triggers.sort()).toEqual(mysqlChangeTriggers('users_token').map((tr) => tr.name).sort());
+    expect([changed, p.epoch, p.trusted(later + 1)]).toEqual([['users_token'], 1, true]);
+  });
+
   it('says a table is counted only once a check found its triggers, and none while any watched table lacks them', async () => {
     const db = fakeDatabase(['users_token', 'dcim_rack']);
     const tables = ['users_token'];

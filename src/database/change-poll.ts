@@ -170,7 +170,9 @@ export class ChangePoller {
     const missingOf = () => tables.filter((t) => !mysqlChangeTriggers(t).every((tr) => names.has(tr.name)));
     let without = missingOf();
     let cannot: string | undefined;
-    if (without.length) {
+    // Added now: what changed while they were missing went uncounted, as for triggers found back.
+    const added = without.length > 0;
+    if (added) {
       cannot = await this.addTriggers(without, names);
       if (cannot === undefined) {
         names = await this.triggerNames();
@@ -190,7 +192,7 @@ export class ChangePoller {
       this.checked.clear();
       return false;
     }
-    if (this.missing) {
+    if (this.missing || added) {
       // What changed while they were missing was not counted: every cache is dropped.
       this.missing = false;
       this.epoch++;
